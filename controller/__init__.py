@@ -1,0 +1,1 @@
+"""The railtable service: joins camera and sensor board, referees, stores, serves phones."""

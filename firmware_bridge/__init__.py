@@ -1,0 +1,1 @@
+"""Serial link to the sensor board: frame codec, messages, reliable link, virtual board."""

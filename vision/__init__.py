@@ -1,0 +1,1 @@
+"""Camera frames to what lies on each square: calibration, detection, stabilising; knows no game."""
