@@ -1,0 +1,144 @@
+"""A game's physical form as data: board layout in millimetres, piece catalogue, table observations.
+
+These values are shared by the rules (what *should* lie on the table) and the controller (what the
+camera and sensor board *say* lies there). Vision knows nothing of them: the controller converts a
+`Layout` into vision's own geometry and maps marker ids through a `Catalogue`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class LocationKind(StrEnum):
+    """Whether a location is a board square or a card slot beside the board."""
+
+    SQUARE = "square"
+    SLOT = "slot"
+
+
+@dataclass(frozen=True)
+class Location:
+    """One square or card slot: its name as players say it and its rectangle on the mat (mm).
+
+    `x_mm`, `y_mm` are the centre, measured from the mat's top-left corner, x to the right and y
+    down; `magnetic` says whether the sensor board has a hall sensor under it (row, column).
+    """
+
+    name: str
+    kind: LocationKind
+    x_mm: float
+    y_mm: float
+    w_mm: float
+    h_mm: float
+    sensor: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class CornerMarker:
+    """A calibration marker printed on the mat: its marker id, centre and side length (mm)."""
+
+    marker_id: int
+    x_mm: float
+    y_mm: float
+    size_mm: float
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The mat: its size, its locations and the four corner markers that calibrate the camera."""
+
+    name: str
+    width_mm: float
+    height_mm: float
+    locations: tuple[Location, ...]
+    corner_markers: tuple[CornerMarker, CornerMarker, CornerMarker, CornerMarker]
+
+    def location(self, name: str) -> Location:
+        for loc in self.locations:
+            if loc.name == name:
+                return loc
+        raise KeyError(f"no location named {name!r} in layout {self.name!r}")
+
+
+@dataclass(frozen=True, order=True)
+class Piece:
+    """A physical piece as the rules know it: kind (tile, minecart...), identity, and face up."""
+
+    kind: str
+    identity: str
+    face: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.identity}" + (f":{self.face}" if self.face else "")
+
+
+@dataclass(frozen=True)
+class CatalogueEntry:
+    """One printed marker: which piece (and face) it stands for, a human label, its printed size."""
+
+    marker_id: int
+    piece: Piece
+    label: str
+    size_mm: float
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """Every marker a game prints. Identical pieces (say, all straight tiles) share one marker id."""
+
+    game: str
+    entries: tuple[CatalogueEntry, ...]
+
+    def by_marker(self) -> dict[int, CatalogueEntry]:
+        return {e.marker_id: e for e in self.entries}
+
+    def by_piece(self) -> dict[Piece, CatalogueEntry]:
+        return {e.piece: e for e in self.entries}
+
+
+@dataclass(frozen=True, order=True)
+class PlacedPiece:
+    """A piece lying on a location, turned `rotation` quarter turns clockwise (0-3)."""
+
+    piece: Piece
+    rotation: int = 0
+
+
+@dataclass(frozen=True)
+class TableObservation:
+    """Per location name, the pieces lying there (sorted); locations absent from `pieces` are empty.
+
+    `unknown` names locations nobody could see (a hand over them): neither empty nor occupied.
+    """
+
+    pieces: tuple[tuple[str, tuple[PlacedPiece, ...]], ...] = ()
+    unknown: frozenset[str] = field(default_factory=frozenset)
+
+    @staticmethod
+    def of(
+        pieces: Mapping[str, Iterable[PlacedPiece]], unknown: Iterable[str] = ()
+    ) -> TableObservation:
+        items = tuple(sorted((name, tuple(sorted(ps))) for name, ps in pieces.items() if tuple(ps)))
+        return TableObservation(items, frozenset(unknown))
+
+    def at(self, name: str) -> tuple[PlacedPiece, ...]:
+        for loc, ps in self.pieces:
+            if loc == name:
+                return ps
+        return ()
+
+    def as_dict(self) -> dict[str, tuple[PlacedPiece, ...]]:
+        return dict(self.pieces)
+
+    def differences(self, other: TableObservation) -> list[str]:
+        """Location names whose pieces differ between two observations (unknown ones skipped)."""
+        mine, theirs = self.as_dict(), other.as_dict()
+        skip = self.unknown | other.unknown
+        return sorted(
+            n
+            for n in set(mine) | set(theirs)
+            if n not in skip and mine.get(n, ()) != theirs.get(n, ())
+        )
