@@ -24,7 +24,7 @@ class Location:
     """One square or card slot: its name as players say it and its rectangle on the mat (mm).
 
     `x_mm`, `y_mm` are the centre, measured from the mat's top-left corner, x to the right and y
-    down; `magnetic` says whether the sensor board has a hall sensor under it (row, column).
+    down; `sensor` is the (row, column) of the hall sensor under it, if the sensor board has one.
     """
 
     name: str
@@ -87,7 +87,7 @@ class CatalogueEntry:
 
 @dataclass(frozen=True)
 class Catalogue:
-    """Every marker a game prints. Identical pieces (say, all straight tiles) share one marker id."""
+    """Every marker a game prints; identical pieces (all straight tiles, say) share one id."""
 
     game: str
     entries: tuple[CatalogueEntry, ...]
