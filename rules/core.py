@@ -1,0 +1,341 @@
+"""The one interface every game's rules engine has: State, actions with a stable JSON form, errors.
+
+Shaped after OpenSpiel and python-chess. A game subclasses `State` and fills in a few hooks; the
+base class gives every game the same undo, exception safety, JSON parsing of actions and history.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import enum
+import functools
+import types
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final, Self, TypeVar, Union
+
+JsonDict = dict[str, Any]
+
+CHANCE: Final = -1
+"""`State.current_player` when the next step is a chance outcome (a draw, a shuffle, a die)."""
+
+
+class IllegalAction(ValueError):
+    """An action that the rules forbid now; the message names the rule broken and the input."""
+
+    def __init__(self, rule: str, action: object = None, detail: str = "") -> None:
+        self.rule = rule
+        self.action = action
+        self.detail = detail
+        shown = _show(action)
+        text = f"illegal {shown}: {rule}" if shown else f"illegal: {rule}"
+        if detail:
+            text += f" ({detail})"
+        super().__init__(text)
+
+
+class MalformedAction(IllegalAction):
+    """JSON that is not an action of this game at all (unknown type, missing or bad field)."""
+
+
+class BadOptions(ValueError):
+    """Game options that name an unknown option or give it a value it cannot take."""
+
+
+def _show(action: object) -> str:
+    if action is None:
+        return ""
+    if isinstance(action, Action):
+        return action.describe()
+    return repr(action)
+
+
+# --------------------------------------------------------------------------------------------
+# Actions
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base of every action and chance outcome: a small frozen value with a stable JSON form.
+
+    Subclasses set `TYPE` (the JSON "type") and declare fields of plain types: int, str, bool,
+    str-valued enums, tuples of those, or optional ones. `CHANCE_OUTCOME` marks outcomes that
+    only chance (or an observed physical draw) produces.
+    """
+
+    TYPE: ClassVar[str] = ""
+    CHANCE_OUTCOME: ClassVar[bool] = False
+
+    def to_json(self) -> JsonDict:
+        out: JsonDict = {"type": self.TYPE}
+        for f in dataclasses.fields(self):
+            out[f.name] = _to_json_value(getattr(self, f.name))
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        hints = _field_types(cls)
+        extra = set(data) - set(hints) - {"type"}
+        if extra:
+            raise MalformedAction(
+                f"unknown field(s) {sorted(extra)} for {cls.TYPE!r}", dict(data)
+            )
+        kwargs: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            if f.name in data:
+                kwargs[f.name] = _from_json_value(hints[f.name], data[f.name], f.name, data)
+            elif (
+                f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+            ):
+                raise MalformedAction(f"missing field {f.name!r} for {cls.TYPE!r}", dict(data))
+        return cls(**kwargs)
+
+    def describe(self) -> str:
+        """Short human text: `place_tile(square=F7, exits=NS)`."""
+        args = ", ".join(
+            f"{k}={_plain(v)}" for k, v in self.to_json().items() if k != "type"
+        )
+        return f"{self.TYPE}({args})"
+
+
+def _plain(v: Any) -> str:
+    if isinstance(v, list):
+        return "[" + ",".join(_plain(x) for x in v) + "]"
+    return str(v)
+
+
+def _to_json_value(v: Any) -> Any:
+    if isinstance(v, enum.Enum):
+        return v.value if isinstance(v.value, str) else v.name
+    if isinstance(v, tuple):
+        return [_to_json_value(x) for x in v]
+    return v
+
+
+@functools.cache
+def _field_types(cls: type[Action]) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _from_json_value(tp: Any, v: Any, name: str, data: Mapping[str, Any]) -> Any:
+    origin = typing.get_origin(tp)
+    if origin in (Union, types.UnionType):
+        args = typing.get_args(tp)
+        if v is None and type(None) in args:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return _from_json_value(inner[0], v, name, data)
+    if origin is tuple:
+        if not isinstance(v, list | tuple):
+            raise MalformedAction(f"field {name!r} must be a list", dict(data))
+        (item,) = typing.get_args(tp)[:1]
+        return tuple(_from_json_value(item, x, name, data) for x in v)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        by_json = {_to_json_value(m): m for m in tp}
+        if isinstance(v, str) and v in by_json:
+            return by_json[v]
+        else:
+            allowed = ", ".join(by_json)
+            raise MalformedAction(
+                f"field {name!r} is {v!r}, not one of {allowed}", dict(data)
+            ) from None
+    if tp is bool:
+        if not isinstance(v, bool):
+            raise MalformedAction(f"field {name!r} must be true or false", dict(data))
+        return v
+    if tp is int:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise MalformedAction(f"field {name!r} must be an integer", dict(data))
+        return v
+    if tp is str:
+        if not isinstance(v, str):
+            raise MalformedAction(f"field {name!r} must be a string", dict(data))
+        return v
+    raise TypeError(f"unsupported action field type {tp!r}")  # a bug in a game's action class
+
+
+A = TypeVar("A", bound=Action)
+
+
+class ActionCodec:
+    """Parses action JSON for one game: the `type` picks the class."""
+
+    def __init__(self, classes: Iterable[type[Action]]) -> None:
+        self.classes: dict[str, type[Action]] = {c.TYPE: c for c in classes}
+
+    def parse(self, data: Mapping[str, Any] | Action) -> Action:
+        if isinstance(data, Action):
+            return data
+        if not isinstance(data, Mapping):
+            raise MalformedAction("an action must be a JSON object", data)
+        kind = data.get("type")
+        cls = self.classes.get(kind) if isinstance(kind, str) else None
+        if cls is None:
+            known = ", ".join(sorted(self.classes))
+            raise MalformedAction(f"unknown action type {kind!r}; known: {known}", dict(data))
+        return cls.from_json(data)
+
+
+# --------------------------------------------------------------------------------------------
+# Options
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: name, default, the values it may take, and the rule text it settles."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] | None = None
+    doc: str = ""
+
+    def check(self, value: Any) -> Any:
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise BadOptions(f"option {self.name!r} is {value!r}, not one of {allowed}")
+        if self.choices is None and type(value) is not type(self.default):
+            raise BadOptions(
+                f"option {self.name!r} must be a {type(self.default).__name__}, got {value!r}"
+            )
+        return value
+
+
+def resolve_options(spec: Sequence[Option], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Defaults overlaid with `given`; an unknown name or bad value raises `BadOptions`."""
+    given = dict(given or {})
+    known = {o.name: o for o in spec}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise BadOptions(f"unknown option(s) {unknown}; known: {sorted(known)}")
+    return {o.name: o.check(given[o.name]) if o.name in given else o.default for o in spec}
+
+
+# --------------------------------------------------------------------------------------------
+# State
+
+
+class State(ABC):
+    """A game in progress. Subclasses implement the `_hooks`; the public methods are shared.
+
+    `apply` is atomic: on any exception the state is exactly as before. `undo` restores the state
+    before the last `apply` exactly. Both are built on `_snapshot`/`_restore`, which a game keeps
+    cheap by holding its mutable data in a few containers of frozen values.
+    """
+
+    GAME: ClassVar[str]
+    CODEC: ClassVar[ActionCodec]
+
+    def __init__(self, options: Mapping[str, Any], seed: int) -> None:
+        self.options: dict[str, Any] = dict(options)
+        self.seed = seed
+        self._undo: list[tuple[Action, object]] = []
+
+    # ---- what a game implements
+    @property
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """A seat number, `CHANCE`, or `None` once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every action the current player (or chance) may take now."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Carry out a legal action (legality already checked)."""
+
+    @abstractmethod
+    def _snapshot(self) -> object: ...
+
+    @abstractmethod
+    def _restore(self, snapshot: object) -> None: ...
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Points per seat as they stand now (final once the game is over)."""
+
+    @abstractmethod
+    def _state_json(self) -> JsonDict:
+        """Everything that defines the state, for `to_json` (besides game, options, seed)."""
+
+    @classmethod
+    @abstractmethod
+    def _from_state_json(cls, options: dict[str, Any], seed: int, data: JsonDict) -> Self: ...
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a CHANCE state, each outcome with its probability; otherwise empty."""
+        return []
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether `action` may be applied now; games may override with something cheaper."""
+        return action in self.legal_actions()
+
+    def explain_illegal(self, action: Action) -> IllegalAction:
+        """The error for an action that is not legal now, naming the rule it breaks."""
+        return IllegalAction("not a legal action at this point of the game", action)
+
+    def view(self, seat: int | None) -> JsonDict:
+        """What `seat` may see (None: a spectator). Games with hidden information override."""
+        return self.to_json()
+
+    # ---- shared behaviour
+    @property
+    def is_over(self) -> bool:
+        return self.current_player is None
+
+    @property
+    def history(self) -> list[Action]:
+        return [a for a, _ in self._undo]
+
+    def parse_action(self, data: Mapping[str, Any] | Action) -> Action:
+        return self.CODEC.parse(data)
+
+    def apply(self, action: Mapping[str, Any] | Action) -> None:
+        """Apply a player action or chance outcome (a value or its JSON); atomic."""
+        act = self.parse_action(action)
+        if self.is_over:
+            raise IllegalAction("the game is over", act)
+        if act.CHANCE_OUTCOME != (self.current_player == CHANCE):
+            if act.CHANCE_OUTCOME:
+                raise IllegalAction("a chance outcome, but a player is to act now", act)
+            raise IllegalAction("a player action, but chance is to be resolved now", act)
+        if not self.is_legal(act):
+            raise self.explain_illegal(act)
+        snap = self._snapshot()
+        try:
+            self._apply(act)
+        except BaseException:
+            self._restore(snap)
+            raise
+        self._undo.append((act, snap))
+
+    def undo(self) -> Action:
+        """Take back the last applied action; returns it. Raises IndexError if there is none."""
+        if not self._undo:
+            raise IndexError("nothing to undo")
+        act, snap = self._undo.pop()
+        self._restore(snap)
+        return act
+
+    def to_json(self) -> JsonDict:
+        return {
+            "game": self.GAME,
+            "options": dict(self.options),
+            "seed": self.seed,
+            **self._state_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """Rebuild a state from `to_json` output; it has no undo history."""
+        data = copy.deepcopy(dict(data))
+        if data.get("game") != cls.GAME:
+            raise ValueError(f"state JSON is for game {data.get('game')!r}, not {cls.GAME!r}")
+        return cls._from_state_json(dict(data["options"]), int(data["seed"]), data)
+
+    def clone(self) -> Self:
+        """An independent copy (without undo history)."""
+        return self.from_json(self.to_json())

@@ -1,0 +1,216 @@
+"""Off the Rails actions and chance outcomes: frozen values whose JSON is documented in docs/."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.core import Action, ActionCodec
+from rules.offtherails.components import Colour, Direction, Gem, Side
+from rules.offtherails.missions import Mission
+
+# ---- setup
+
+
+@dataclass(frozen=True)
+class ChooseSide(Action):
+    """The first player chooses the side of the board to begin on."""
+
+    TYPE = "choose_side"
+    side: Side
+
+
+# ---- action phase
+
+
+@dataclass(frozen=True)
+class PlaceTile(Action):
+    """Place a straight or corner track tile on an empty square, exits as letters: "NS", "NE"."""
+
+    TYPE = "place_tile"
+    square: str
+    exits: str
+
+
+@dataclass(frozen=True)
+class Upgrade(Action):
+    """Upgrade an unoccupied tile: straight or corner to a T, a T to a cross. `exits` after it."""
+
+    TYPE = "upgrade"
+    square: str
+    exits: str
+
+
+@dataclass(frozen=True)
+class PlaceCart(Action):
+    """Put a minecart from one's supply on a free starting track of one's Surface Layer."""
+
+    TYPE = "place_cart"
+    cart: str
+    square: str
+
+
+@dataclass(frozen=True)
+class SetSpeed(Action):
+    """Turn a minecart's speed die up or down by one."""
+
+    TYPE = "set_speed"
+    cart: str
+    speed: int
+
+
+@dataclass(frozen=True)
+class EndActions(Action):
+    """End the action phase (it also ends by itself once all actions are used)."""
+
+    TYPE = "end_actions"
+
+
+# ---- move phase
+
+
+@dataclass(frozen=True)
+class MoveFirst(Action):
+    """Choose which of one's minecarts moves next."""
+
+    TYPE = "move_first"
+    cart: str
+
+
+@dataclass(frozen=True)
+class Route(Action):
+    """At a junction, the exit the moving minecart leaves by."""
+
+    TYPE = "route"
+    exit: Direction
+
+
+@dataclass(frozen=True)
+class TakeJewel(Action):
+    """Choose which jewel the minecart picks up from a deposit offering a choice."""
+
+    TYPE = "take_jewel"
+    jewel: Gem
+
+
+@dataclass(frozen=True)
+class Split(Action):
+    """The hit minecart's owner splits its jewels: `pile` is pile 1 (the larger when odd)."""
+
+    TYPE = "split"
+    pile: tuple[Gem, ...]
+
+
+@dataclass(frozen=True)
+class DropPile(Action):
+    """The moving player chooses which hidden pile (1 or 2) the hit minecart drops."""
+
+    TYPE = "drop_pile"
+    pile: int
+
+
+@dataclass(frozen=True)
+class ClaimMission(Action):
+    """Claim one completed mission card (at most one a turn)."""
+
+    TYPE = "claim_mission"
+    mission: Mission
+
+
+@dataclass(frozen=True)
+class PlaceChasm(Action):
+    """Chasm phase: put the drawn chasm token on a square next to one of its colour."""
+
+    TYPE = "place_chasm"
+    square: str
+
+
+# ---- chance outcomes
+
+
+@dataclass(frozen=True)
+class AssignSide(Action):
+    """Chance: the side the third player gets at random."""
+
+    TYPE = "assign_side"
+    CHANCE_OUTCOME = True
+    side: Side
+
+
+@dataclass(frozen=True)
+class DealMission(Action):
+    """Chance: a mission card dealt face up."""
+
+    TYPE = "deal_mission"
+    CHANCE_OUTCOME = True
+    mission: Mission
+
+
+@dataclass(frozen=True)
+class RevealDeposit(Action):
+    """Chance: a deposit card turned face up, naming mine square `number` of the `colour` mine."""
+
+    TYPE = "reveal_deposit"
+    CHANCE_OUTCOME = True
+    colour: Colour
+    number: int
+
+
+@dataclass(frozen=True)
+class RevealChasmCard(Action):
+    """Chance: the Chasm card turned up from the deposit deck."""
+
+    TYPE = "reveal_chasm_card"
+    CHANCE_OUTCOME = True
+
+
+@dataclass(frozen=True)
+class DrawGem(Action):
+    """Chance: one gem drawn blind from the bag."""
+
+    TYPE = "draw_gem"
+    CHANCE_OUTCOME = True
+    gem: Gem
+
+
+@dataclass(frozen=True)
+class DrawChasmToken(Action):
+    """Chance: a chasm token drawn from the supply."""
+
+    TYPE = "draw_chasm_token"
+    CHANCE_OUTCOME = True
+    colour: Colour
+
+
+@dataclass(frozen=True)
+class RollChasmDie(Action):
+    """Chance (chasm die variant): the eight-sided die naming the mine square that collapses."""
+
+    TYPE = "roll_chasm_die"
+    CHANCE_OUTCOME = True
+    number: int
+
+
+CODEC = ActionCodec(
+    [
+        ChooseSide,
+        PlaceTile,
+        Upgrade,
+        PlaceCart,
+        SetSpeed,
+        EndActions,
+        MoveFirst,
+        Route,
+        TakeJewel,
+        Split,
+        DropPile,
+        ClaimMission,
+        PlaceChasm,
+        AssignSide,
+        DealMission,
+        RevealDeposit,
+        RevealChasmCard,
+        DrawGem,
+        DrawChasmToken,
+        RollChasmDie,
+    ]
+)
