@@ -1,16 +1,168 @@
-"""Sub-commands `railtable rules ...` and `railtable bench rules`."""
+"""Sub-commands `railtable rules list|play|check` and `railtable bench rules`."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
 
 from controller.cli._types import Subparsers
 
 
 def register(commands: Subparsers, benches: Subparsers) -> None:
-    """Add `rules list|play|check` and the `rules` bench."""
+    """Add `rules list|play|check` and the `rules` bench target."""
+    rules_parser = commands.add_parser("rules", help="the rules engines: list, play, check")
+    sub = rules_parser.add_subparsers(dest="rules_command", required=True, metavar="ACTION")
+
+    sub.add_parser("list", help="list the registered games").set_defaults(handler=_list)
+
+    play = sub.add_parser("play", help="play random legal actions to the end; print scores")
+    play.add_argument("game")
+    play.add_argument("--players", type=int, default=None)
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
+    play.add_argument("--policy", choices=["uniform", "by_type"], default="uniform")
+    play.add_argument("--verbose", action="store_true", help="print every action")
+    play.set_defaults(handler=_play)
+
+    check = sub.add_parser("check", help="run scenario files or folders of them")
+    check.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
+    check.set_defaults(handler=_check)
+
+    bench = benches.add_parser("rules", help="playouts/s, legal actions p99, apply+undo/s")
+    bench.add_argument("--json", action="store_true", help="one JSON object per game")
+    bench.add_argument("--seconds", type=float, default=5.0, help="time per game")
+    bench.add_argument("--players", type=int, default=None, help="default: the most allowed")
+    bench.add_argument("--seed", type=int, default=1)
+    bench.set_defaults(handler=_bench)
+
+
+def _parse_options(pairs: list[str]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"--option {pair!r}: expected NAME=VALUE")
+        try:
+            out[name] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name] = value
+    return out
+
+
+def _list(args: argparse.Namespace) -> int:
+    import rules
+
+    for info in rules.GAMES.values():
+        print(f"{info.name}\t{info.title}\t{info.min_players}-{info.max_players} players")
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    import rules
+    from rules.playout import Policy, play_out
+
+    options = _parse_options(args.option)
+    if args.players is not None:
+        options["players"] = args.players
+    try:
+        state = rules.new_game(args.game, options, args.seed)
+    except (KeyError, ValueError) as e:
+        print(f"railtable rules play: {e}", file=sys.stderr)
+        return 2
+    rng = random.Random(args.seed)
+
+    def show(s: rules.State, a: rules.Action) -> None:
+        print(a.describe())
+
+    steps = play_out(state, rng, Policy(args.policy), on_step=show if args.verbose else None)
+    result = {
+        "game": args.game,
+        "players": state.options.get("players"),
+        "seed": args.seed,
+        "steps": steps,
+        "scores": state.scores(),
+    }
+    extra = state.to_json()
+    for key in ("winners", "end_reason", "solo"):
+        if extra.get(key) not in (None, ""):
+            result[key] = extra[key]
+    print(json.dumps(result))
+    return 0
+
+
+def _scenario_files(paths: list[str]) -> list[Path]:
+    files: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            files.extend(sorted(p.rglob("*.json")))
+        elif p.exists():
+            files.append(p)
+        else:
+            raise SystemExit(f"railtable rules check: no such file or folder: {p}")
+    return files
+
+
+def _check(args: argparse.Namespace) -> int:
+    from rules.scenario import ScenarioResult, StepFailure, run_scenario
+
+    passed = failed = 0
+    for path in _scenario_files(args.paths):
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, json.JSONDecodeError) as e:
+            results = [ScenarioResult(str(path), StepFailure(0, f"unreadable: {e}"))]
+        else:
+            items = data if isinstance(data, list) else [data]
+            results = [
+                run_scenario(s, f"{path}" + (f"[{i}]" if len(items) > 1 else ""))
+                for i, s in enumerate(items)
+            ]
+        for r in results:
+            if r.failure is None:
+                passed += 1
+            else:
+                failed += 1
+                print(f"FAIL {r.name} step {r.failure.step}: {r.failure.message}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed or not passed else 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from rules.bench import bench_game
+    import rules
+
+    for info in rules.GAMES.values():
+        players = args.players or info.max_players
+        figures = bench_game(info.name, players, args.seconds, args.seed)
+        if args.json:
+            print(json.dumps(figures))
+        else:
+            print(
+                f"{info.name} ({players} players): {figures['playouts_per_s']:.1f} playouts/s, "
+                f"legal actions p99 {figures['legal_actions_p99_ms']:.3f} ms, "
+                f"{figures['apply_undo_per_s']:.0f} apply+undo/s"
+            )
+    return 0
 
 
 def narrate_random_game(game: str, players: int, seed: int | None) -> int:
-    """Play a random game in the terminal, printing each event."""
+    """Play a random game in the terminal, printing each action and the final scores."""
+    import rules
+    from rules.playout import Policy, choose
+
+    seed = seed if seed is not None else random.randrange(1 << 30)
+    state = rules.new_game(game, {"players": players}, seed)
+    rng = random.Random(seed)
+    print(f"railtable: no table service yet; a random {game} game, {players} players, seed {seed}")
+    while not state.is_over:
+        who = state.current_player
+        action = choose(state, rng, Policy.BY_TYPE)
+        state.apply(action)
+        seat = "chance" if who == rules.CHANCE else f"seat {who}"
+        print(f"{seat:>8}: {action.describe()}")
+    print(json.dumps({"scores": state.scores(), "end": state.to_json().get("end_reason")}))
     return 0

@@ -399,7 +399,7 @@ class OffTheRails(State):
         out: list[tuple[Action, float]] = []
         if p_chasm:
             out.append((act.RevealChasmCard(), p_chasm))
-        if d.deck_left:
+        if d.deck_left and p_chasm < 1:
             pile = d.pile_drawn if len(d.pile_drawn) < 4 else frozenset()
             colours = [c for c in COLOURS if c not in pile]
             for c in colours:
@@ -419,7 +419,7 @@ class OffTheRails(State):
         if player is None:
             return []
         if player == CHANCE:
-            return [a for a, _ in self.chance_outcomes()]
+            return [a for a, p in self.chance_outcomes() if p > 0]
         match d.phase:
             case Phase.CHOOSE_SIDE:
                 return [act.ChooseSide(s) for s in SIDES if s in self.board.sides]
