@@ -1,0 +1,425 @@
+"""The link to the sensor board over a pyserial URL: a thread that reconnects by itself."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from concurrent.futures import Future
+from dataclasses import asdict, dataclass
+from queue import Empty, SimpleQueue
+from typing import Any, Protocol
+
+from firmware_bridge.framing import DecoderStats
+from firmware_bridge.messages import (
+    Color,
+    Identity,
+    Occupancy,
+    ProtocolVersionError,
+    ScanSettings,
+    Square,
+)
+from firmware_bridge.reliable import RetransmitPolicy
+from firmware_bridge.session import (
+    BoardEvent,
+    HostIntent,
+    LinkLost,
+    LinkState,
+    LinkStateChanged,
+    Session,
+    SessionCounters,
+    Timing,
+)
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BAUDRATE = 115200
+# How long one read waits for a byte: bounds how late a retransmission or a request can be.
+READ_TIMEOUT_S = 0.005
+
+
+class SerialPort(Protocol):
+    """The part of pyserial's Serial the link uses."""
+
+    @property
+    def in_waiting(self) -> int: ...
+
+    def read(self, size: int = 1) -> bytes: ...
+
+    def write(self, data: bytes, /) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+PortOpener = Callable[[str, int, float], SerialPort]
+
+
+def open_serial_url(url: str, baudrate: int, timeout: float) -> SerialPort:
+    """Open a pyserial URL: a device path, a pty, or any scheme pyserial knows."""
+    import serial
+
+    port: SerialPort = serial.serial_for_url(url, baudrate=baudrate, timeout=timeout)
+    return port
+
+
+class LinkStopped(RuntimeError):
+    """The link was stopped before the request was carried out."""
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """Delay between attempts to open the port: initial_s, doubling, at most max_s."""
+
+    initial_s: float = 0.05
+    max_s: float = 2.0
+
+    def delay(self, failures: int) -> float:
+        return float(min(self.max_s, self.initial_s * 2 ** min(failures, 30)))
+
+
+@dataclass(frozen=True)
+class LinkHealth:
+    """How the link is doing, for the web page; counts are totals since the link started."""
+
+    state: LinkState
+    url: str
+    board_id: str | None
+    firmware_version: str | None
+    frames_received: int
+    frames_sent: int
+    bytes_received: int
+    crc_errors: int
+    resyncs: int
+    bytes_discarded: int
+    frames_lost: int
+    retransmits: int
+    commands_failed: int
+    reconnects: int
+    board_resets: int
+    last_seen: float | None
+    last_error: str | None
+    rto_ms: float
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["state"] = self.state.value
+        return data
+
+
+@dataclass
+class _Totals:
+    frames_received: int = 0
+    frames_sent: int = 0
+    bytes_received: int = 0
+    crc_errors: int = 0
+    resyncs: int = 0
+    bytes_discarded: int = 0
+    frames_lost: int = 0
+    retransmits: int = 0
+    commands_failed: int = 0
+    board_resets: int = 0
+
+    def plus(self, stats: DecoderStats, counters: SessionCounters, retransmits: int) -> _Totals:
+        return _Totals(
+            frames_received=self.frames_received + stats.frames,
+            frames_sent=self.frames_sent + counters.frames_sent,
+            bytes_received=self.bytes_received + stats.bytes_received,
+            crc_errors=self.crc_errors + stats.crc_errors,
+            resyncs=self.resyncs + stats.resyncs,
+            bytes_discarded=self.bytes_discarded + stats.bytes_discarded,
+            frames_lost=self.frames_lost + counters.frames_lost,
+            retransmits=self.retransmits + retransmits,
+            commands_failed=self.commands_failed + counters.commands_failed,
+            board_resets=self.board_resets + counters.board_resets,
+        )
+
+
+class BoardLink:
+    """Keeps a conversation with the board going on its own thread; start() it, stop() it.
+
+    Events (occupancy changes, link state) go to on_event, on the link's thread, and to every
+    async iterator from events(). LEDs and scan settings are intents: the link sends what the
+    board lacks, again after every reconnect or board reset, until the board acknowledges.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        baudrate: int = DEFAULT_BAUDRATE,
+        on_event: Callable[[BoardEvent], None] | None = None,
+        timing: Timing | None = None,
+        policy: RetransmitPolicy | None = None,
+        backoff: Backoff | None = None,
+        open_port: PortOpener = open_serial_url,
+        clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.url = url
+        self.baudrate = baudrate
+        self._on_event = on_event
+        self._timing = timing or Timing()
+        self._policy = policy or RetransmitPolicy()
+        self._backoff = backoff or Backoff()
+        self._open_port = open_port
+        self._clock = clock
+        self._wall_clock = wall_clock
+        self._intent = HostIntent()
+        self._requests: SimpleQueue[Callable[[], None]] = SimpleQueue()
+        self._waiting: list[Future[None]] = []
+        self._subscribers: list[tuple[asyncio.AbstractEventLoop, asyncio.Queue[BoardEvent]]] = []
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._connected = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._session: Session | None = None
+        self._totals = _Totals()
+        self._state = LinkState.DISCONNECTED
+        self._identity: Identity | None = None
+        self._occupancy: Occupancy | None = None
+        self._last_error: str | None = None
+        self._connections = 0
+        self._last_seen: float | None = None
+        self._board_version = 0
+
+    # --- life cycle ----------------------------------------------------------------------------
+
+    def start(self) -> BoardLink:
+        """Start the link's thread; it opens the port and keeps it open."""
+        if self._thread is not None:
+            raise RuntimeError("link already started")
+        name = f"board-link {self.url}"
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Close the port and end the thread; pending requests fail with LinkStopped."""
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join()
+        with self._lock:
+            waiting, self._waiting = self._waiting, []
+        for future in waiting:
+            if not future.done():
+                future.set_exception(LinkStopped(f"link to {self.url} stopped"))
+        self._state = LinkState.STOPPED
+
+    def __enter__(self) -> BoardLink:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # --- what callers use ----------------------------------------------------------------------
+
+    @property
+    def state(self) -> LinkState:
+        return self._state
+
+    @property
+    def identity(self) -> Identity | None:
+        """The board met at the last handshake."""
+        return self._identity
+
+    @property
+    def occupancy(self) -> Occupancy | None:
+        """The latest occupancy reported by the board, None before the first snapshot."""
+        return self._occupancy
+
+    def wait_connected(self, timeout: float) -> Identity:
+        """Block until the handshake succeeds; TimeoutError, or ProtocolVersionError if it can't."""
+        deadline = self._clock() + timeout
+        while not self._connected.wait(0.01):
+            if self._state is LinkState.INCOMPATIBLE:
+                raise ProtocolVersionError(self._board_version)
+            if self._clock() > deadline:
+                raise TimeoutError(
+                    f"no handshake with the board at {self.url} within {timeout} s "
+                    f"(last error: {self._last_error})"
+                )
+        assert self._identity is not None
+        return self._identity
+
+    def set_leds(self, colors: Mapping[Square, Color]) -> Future[None]:
+        """Ask for these LED colours; the future completes once the board has acknowledged."""
+        wanted = dict(colors)
+        return self._request(lambda: self._intent.leds.update(wanted))
+
+    def set_scan(self, settings: ScanSettings) -> Future[None]:
+        """Ask for these scan settings; the future completes once the board has acknowledged."""
+        return self._request(lambda: setattr(self._intent, "scan", settings))
+
+    def health(self) -> LinkHealth:
+        """A snapshot of the link's health and counters."""
+        with self._lock:
+            totals = self._totals
+            session = self._session
+            if session is not None:
+                totals = totals.plus(
+                    session.decoder.stats, session.counters, session.sender.retransmits
+                )
+            rto = session.sender.rto.rto_s if session is not None else self._policy.initial_rto_s
+        identity = self._identity
+        return LinkHealth(
+            state=self._state,
+            url=self.url,
+            board_id=identity.board_id_hex if identity else None,
+            firmware_version=".".join(map(str, identity.firmware_version)) if identity else None,
+            frames_received=totals.frames_received,
+            frames_sent=totals.frames_sent,
+            bytes_received=totals.bytes_received,
+            crc_errors=totals.crc_errors,
+            resyncs=totals.resyncs,
+            bytes_discarded=totals.bytes_discarded,
+            frames_lost=totals.frames_lost,
+            retransmits=totals.retransmits,
+            commands_failed=totals.commands_failed,
+            reconnects=max(0, self._connections - 1),
+            board_resets=totals.board_resets,
+            last_seen=self._last_seen,
+            last_error=self._last_error,
+            rto_ms=rto * 1000,
+        )
+
+    async def events(self) -> AsyncIterator[BoardEvent]:
+        """Events from now on, delivered on the calling event loop."""
+        queue: asyncio.Queue[BoardEvent] = asyncio.Queue()
+        subscriber = (asyncio.get_running_loop(), queue)
+        with self._lock:
+            self._subscribers.append(subscriber)
+        try:
+            while True:
+                yield await queue.get()
+        finally:
+            with self._lock:
+                self._subscribers.remove(subscriber)
+
+    # --- the link's thread ---------------------------------------------------------------------
+
+    def _run(self) -> None:
+        failures = 0
+        while not self._stopping.is_set():
+            try:
+                port = self._open_port(self.url, self.baudrate, READ_TIMEOUT_S)
+            except (OSError, ValueError) as error:  # SerialException is an OSError
+                self._last_error = f"cannot open {self.url}: {error}"
+                self._stopping.wait(self._backoff.delay(failures))
+                failures += 1
+                continue
+            now = self._clock()
+            session = Session(self._intent, self._occupancy, now, self._timing, self._policy)
+            with self._lock:
+                self._session = session
+            self._set_state(LinkState.CONNECTING, f"port {self.url} open, sending HELLO")
+            try:
+                self._converse(port, session)
+            except LinkLost as error:
+                self._last_error = str(error)
+            except ProtocolVersionError as error:
+                self._last_error = str(error)
+                self._board_version = error.board_version
+                self._set_state(LinkState.INCOMPATIBLE, str(error))
+                failures = 30  # someone must flash matching firmware: retry only slowly
+            except OSError as error:
+                self._last_error = f"port {self.url} lost: {error}"
+            finally:
+                self._close(port)
+                with self._lock:
+                    self._totals = self._totals.plus(
+                        session.decoder.stats, session.counters, session.sender.retransmits
+                    )
+                    self._session = None
+                self._connected.clear()
+            if session.identity is not None:
+                failures = 0
+            if self._stopping.is_set():
+                break
+            if self._state is not LinkState.INCOMPATIBLE:
+                self._set_state(LinkState.DISCONNECTED, self._last_error or "disconnected")
+            self._stopping.wait(self._backoff.delay(failures))
+            failures += 1
+
+    def _converse(self, port: SerialPort, session: Session) -> None:
+        while not self._stopping.is_set():
+            self._apply_requests()
+            session.poll(self._clock())
+            out = session.take_output()
+            if out:
+                port.write(out)
+            data = port.read(max(1, port.in_waiting))
+            if data:
+                session.receive(data, self._clock())
+                self._last_seen = self._wall_clock()
+            self._deliver(session)
+            if session.in_sync:
+                self._resolve_waiting()
+
+    def _deliver(self, session: Session) -> None:
+        for event in session.take_events():
+            if isinstance(event, LinkStateChanged):
+                self._state = event.state
+                if event.state is LinkState.CONNECTED:
+                    self._on_connected(session)
+            self._occupancy = session.occupancy
+            self._emit(event)
+
+    def _on_connected(self, session: Session) -> None:
+        if not self._connected.is_set():
+            self._connections += 1
+        self._identity = session.identity
+        self._last_error = None
+        self._connected.set()
+
+    def _emit(self, event: BoardEvent) -> None:
+        if self._on_event is not None:
+            try:
+                self._on_event(event)
+            except Exception:
+                log.exception("board event callback failed on %s", event)
+        with self._lock:
+            subscribers = list(self._subscribers)
+        for loop, queue in subscribers:
+            loop.call_soon_threadsafe(queue.put_nowait, event)
+
+    def _set_state(self, state: LinkState, detail: str) -> None:
+        if state is not self._state:
+            self._state = state
+            self._emit(LinkStateChanged(state, detail))
+
+    def _request(self, change: Callable[[], None]) -> Future[None]:
+        future: Future[None] = Future()
+        if self._stopping.is_set():
+            future.set_exception(LinkStopped(f"link to {self.url} stopped"))
+            return future
+
+        def apply() -> None:
+            change()
+            self._waiting.append(future)
+
+        self._requests.put(apply)
+        return future
+
+    def _apply_requests(self) -> None:
+        while True:
+            try:
+                apply = self._requests.get_nowait()
+            except Empty:
+                return
+            with self._lock:
+                apply()
+
+    def _resolve_waiting(self) -> None:
+        with self._lock:
+            waiting, self._waiting = self._waiting, []
+        for future in waiting:
+            if not future.done():
+                future.set_result(None)
+
+    @staticmethod
+    def _close(port: SerialPort) -> None:
+        with contextlib.suppress(OSError):
+            port.close()

@@ -1,0 +1,324 @@
+"""One open port's conversation with the board: handshake, reports in, commands out; no I/O."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from firmware_bridge.framing import FrameDecoder
+from firmware_bridge.messages import (
+    MAX_LEDS_PER_FRAME,
+    Ack,
+    Color,
+    Hello,
+    Identity,
+    MessageError,
+    Occupancy,
+    ProtocolVersionError,
+    RequestSnapshot,
+    ScanSettings,
+    SetLeds,
+    Snapshot,
+    Square,
+    decode_report,
+    encode_command,
+)
+from firmware_bridge.reliable import Outcome, ReliableSender, RetransmitPolicy
+
+
+class LinkState(Enum):
+    """Where the link to the board stands."""
+
+    DISCONNECTED = "disconnected"
+    CONNECTING = "connecting"
+    CONNECTED = "connected"
+    INCOMPATIBLE = "incompatible"
+    STOPPED = "stopped"
+
+
+@dataclass(frozen=True)
+class SquareChange:
+    """One square gained (occupied) or lost its magnet."""
+
+    square: Square
+    occupied: bool
+
+
+@dataclass(frozen=True)
+class OccupancyChanged:
+    """A snapshot differed from the last one; previous is None for the first one ever seen."""
+
+    occupancy: Occupancy
+    previous: Occupancy | None
+    changes: tuple[SquareChange, ...]
+    received_at: float
+
+
+@dataclass(frozen=True)
+class LinkStateChanged:
+    """The link moved to another state; detail says why."""
+
+    state: LinkState
+    detail: str
+
+
+BoardEvent = OccupancyChanged | LinkStateChanged
+
+
+class LinkLost(Exception):
+    """The session cannot go on: the port must be closed and opened again."""
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How often the host asks again, and how long it waits before it calls the board lost."""
+
+    ask_interval_s: float = 0.02
+    quiet_after_s: float = 0.6
+    handshake_timeout_s: float = 3.0
+    silence_timeout_s: float = 3.0
+
+
+@dataclass
+class HostIntent:
+    """What the host wants the board to show and use; outlives sessions (owned by one thread)."""
+
+    leds: dict[Square, Color] = field(default_factory=dict)
+    scan: ScanSettings | None = None
+
+
+@dataclass
+class SessionCounters:
+    """What one session counted beyond its decoder's own figures."""
+
+    frames_sent: int = 0
+    frames_lost: int = 0
+    board_resets: int = 0
+    commands_failed: int = 0
+    malformed: int = 0
+
+
+def diff(previous: Occupancy | None, current: Occupancy) -> tuple[SquareChange, ...]:
+    """The square changes from previous to current, in square order."""
+    before = previous.occupied if previous is not None else frozenset()
+    changed = sorted(before ^ current.occupied)
+    return tuple(SquareChange(square, square in current.occupied) for square in changed)
+
+
+class Session:
+    """Feed it received bytes and the clock; take frames to write and events to deliver."""
+
+    def __init__(
+        self,
+        intent: HostIntent,
+        occupancy: Occupancy | None,
+        now: float,
+        timing: Timing | None = None,
+        policy: RetransmitPolicy | None = None,
+    ) -> None:
+        self.intent = intent
+        self.occupancy = occupancy
+        self.timing = timing or Timing()
+        self.state = LinkState.CONNECTING
+        self.identity: Identity | None = None
+        self.decoder = FrameDecoder()
+        self.sender = ReliableSender(policy)
+        self.counters = SessionCounters()
+        self.last_frame_at: float | None = None
+        self._opened_at = now
+        self._expected_seq: int | None = None
+        self._snapshot_wanted = True
+        self._last_ask_at = float("-inf")
+        self._board_leds: dict[Square, Color] = {}
+        self._board_scan: ScanSettings | None = None
+        self._leds_in_flight: dict[Square, Color] | None = None
+        self._out = bytearray()
+        self._events: list[BoardEvent] = []
+
+    # --- what the I/O layer calls ------------------------------------------------------------
+
+    def receive(self, data: bytes, now: float) -> None:
+        """Take bytes read from the port."""
+        rejected_before = self.decoder.stats.resyncs
+        frames = self.decoder.feed(data)
+        if self.decoder.stats.resyncs != rejected_before:
+            # Whatever was damaged may have been a snapshot: ask for a fresh one.
+            self._snapshot_wanted = True
+        for frame in frames:
+            self.last_frame_at = now
+            gap = 0
+            if self._expected_seq is not None:
+                gap = (frame.seq - self._expected_seq) & 0xFF
+            self._expected_seq = (frame.seq + 1) & 0xFF
+            try:
+                report = decode_report(frame)
+            except ProtocolVersionError as error:
+                self._set_state(LinkState.INCOMPATIBLE, str(error))
+                raise
+            except MessageError:
+                self.counters.malformed += 1
+                continue
+            resets = self.counters.board_resets
+            self._handle(report, now)
+            if gap and self.counters.board_resets == resets:
+                # Frames went missing (a reset restarts the count, so that is no loss).
+                self.counters.frames_lost += gap
+                self._snapshot_wanted = True
+
+    def poll(self, now: float) -> None:
+        """Let time pass: timeouts, retransmissions, the next command."""
+        if self.state is LinkState.CONNECTING:
+            if now - self._opened_at > self.timing.handshake_timeout_s:
+                raise LinkLost(f"no IDENTITY within {self.timing.handshake_timeout_s} s of HELLO")
+        elif self.last_frame_at is not None and (
+            now - self.last_frame_at > self.timing.silence_timeout_s
+        ):
+            raise LinkLost(f"board silent for {now - self.last_frame_at:.1f} s")
+        quiet_since = self._opened_at if self.last_frame_at is None else self.last_frame_at
+        if now - quiet_since > self.timing.quiet_after_s:
+            self._snapshot_wanted = True  # a heartbeat is overdue: damaged, or dropped
+        ask = self._next_ask()
+        if ask is not None and now - self._last_ask_at >= self.timing.ask_interval_s:
+            self._last_ask_at = now
+            self._out += encode_command(self.sender.allocate_seq(), ask)
+            self.counters.frames_sent += 1
+        if self.sender.idle and self.identity is not None:
+            command = self._next_command()
+            if command is not None:
+                self.sender.submit(command)
+        sends, ended = self.sender.poll(now)
+        for send in sends:
+            self._out += encode_command(send.seq, send.command)
+            self.counters.frames_sent += 1
+        for completion in ended:
+            self.counters.commands_failed += 1
+            raise LinkLost(
+                f"{type(completion.command).__name__} unacknowledged after "
+                f"{completion.attempts} sends"
+            )
+
+    def take_output(self) -> bytes:
+        """Bytes to write to the port."""
+        out = bytes(self._out)
+        self._out.clear()
+        return out
+
+    def take_events(self) -> list[BoardEvent]:
+        """Events to deliver, oldest first."""
+        events = self._events
+        self._events = []
+        return events
+
+    @property
+    def in_sync(self) -> bool:
+        """Connected, and the board has acknowledged everything the host intends."""
+        return (
+            self.state is LinkState.CONNECTED
+            and self.sender.idle
+            and self._board_leds == self.intent.leds
+            and (self.intent.scan is None or self._board_scan == self.intent.scan)
+        )
+
+    # --- reports -----------------------------------------------------------------------------
+
+    def _handle(self, report: Identity | Snapshot | Ack, now: float) -> None:
+        if isinstance(report, Identity):
+            self._on_identity(report)
+        elif isinstance(report, Snapshot):
+            self._on_snapshot(report, now)
+        else:
+            self._on_ack(report, now)
+
+    def _on_identity(self, identity: Identity) -> None:
+        if self.identity is not None and identity.boot_id == self.identity.boot_id:
+            return  # an answer to a repeated HELLO
+        if self.identity is not None:
+            self._on_board_reset(identity)
+            return
+        self.identity = identity
+        self._set_state(
+            LinkState.CONNECTED,
+            f"board {identity.board_id_hex} firmware "
+            f"{'.'.join(map(str, identity.firmware_version))}, "
+            f"{identity.rows}x{identity.cols}",
+        )
+
+    def _on_board_reset(self, identity: Identity) -> None:
+        # A new boot forgot the LEDs and scan settings: resend them, and take a fresh snapshot.
+        self.identity = identity
+        self.counters.board_resets += 1
+        self._board_leds = {}
+        self._board_scan = None
+        self._snapshot_wanted = True
+        self._events.append(LinkStateChanged(LinkState.CONNECTED, "board reset; resyncing"))
+
+    def _on_snapshot(self, snapshot: Snapshot, now: float) -> None:
+        if self.identity is None:
+            return  # not yet known to speak our protocol version
+        occupancy = snapshot.occupancy
+        if (occupancy.rows, occupancy.cols) != (self.identity.rows, self.identity.cols):
+            self.counters.malformed += 1
+            return
+        if snapshot.boot_id != self.identity.boot_id:
+            self._on_board_reset(
+                Identity(
+                    self.identity.protocol_version,
+                    self.identity.firmware_version,
+                    self.identity.rows,
+                    self.identity.cols,
+                    self.identity.board_id,
+                    snapshot.boot_id,
+                )
+            )
+        self._snapshot_wanted = False
+        changes = diff(self.occupancy, occupancy)
+        if changes or self.occupancy is None:
+            self._events.append(OccupancyChanged(occupancy, self.occupancy, changes, now))
+            self.occupancy = occupancy
+
+    def _on_ack(self, ack: Ack, now: float) -> None:
+        completion = self.sender.acknowledge(ack.acked_seq, ack.status, now)
+        if completion is None:
+            return
+        if completion.outcome is Outcome.REFUSED:
+            self.counters.commands_failed += 1
+        command = completion.command
+        if isinstance(command, SetLeds) and self._leds_in_flight is not None:
+            if completion.outcome is Outcome.ACKED:
+                self._board_leds.update(self._leds_in_flight)
+            self._leds_in_flight = None
+        elif isinstance(command, ScanSettings):
+            if completion.outcome is Outcome.ACKED:
+                self._board_scan = command
+            else:
+                self.intent.scan = self._board_scan  # the board refused: stop asking
+
+    # --- commands ----------------------------------------------------------------------------
+
+    def _next_ask(self) -> Hello | RequestSnapshot | None:
+        # Asks are answered by a report, so they are simply repeated until the report arrives.
+        if self.identity is None:
+            return Hello()
+        if self._snapshot_wanted:
+            return RequestSnapshot()
+        return None
+
+    def _next_command(self) -> SetLeds | ScanSettings | None:
+        # Commands change the board's state, so they are acknowledged and retransmitted.
+        assert self.identity is not None
+        if self.intent.scan is not None and self.intent.scan != self._board_scan:
+            return self.intent.scan
+        pending = {
+            square: color
+            for square, color in sorted(self.intent.leds.items())
+            if self._board_leds.get(square) != color
+        }
+        if pending:
+            chunk = dict(list(pending.items())[:MAX_LEDS_PER_FRAME])
+            self._leds_in_flight = chunk
+            return SetLeds(self.identity.cols, tuple(chunk.items()))
+        return None
+
+    def _set_state(self, state: LinkState, detail: str) -> None:
+        self.state = state
+        self._events.append(LinkStateChanged(state, detail))
