@@ -112,6 +112,11 @@ class FrameDecoder:
             bytes_discarded=self._discarded,
         )
 
+    @property
+    def pending(self) -> int:
+        """Bytes received since the last sync byte: the start of a frame, or damage."""
+        return len(self._pending)
+
     def feed(self, data: bytes | bytearray) -> list[Frame]:
         """Take received bytes; return the frames they complete, oldest first."""
         self._bytes += len(data)

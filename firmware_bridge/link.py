@@ -314,7 +314,8 @@ class BoardLink:
             session = Session(self._intent, self._occupancy, now, self._timing, self._policy)
             with self._lock:
                 self._session = session
-            self._set_state(LinkState.CONNECTING, f"port {self.url} open, sending HELLO")
+            if self._state is not LinkState.INCOMPATIBLE:  # stays so until a handshake succeeds
+                self._set_state(LinkState.CONNECTING, f"port {self.url} open, sending HELLO")
             try:
                 self._converse(port, session)
             except LinkLost as error:

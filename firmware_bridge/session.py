@@ -73,8 +73,11 @@ class LinkLost(Exception):
 class Timing:
     """How often the host asks again, and how long it waits before it calls the board lost."""
 
-    ask_interval_s: float = 0.02
+    ask_interval_s: float = 0.01
     quiet_after_s: float = 0.6
+    # A frame part this old lost its closing sync byte: ask for a snapshot, whose opening sync
+    # byte ends the damaged run. At 115200 baud the longest frame takes 45 ms.
+    partial_frame_s: float = 0.06
     handshake_timeout_s: float = 3.0
     silence_timeout_s: float = 3.0
 
@@ -129,6 +132,7 @@ class Session:
         self._expected_seq: int | None = None
         self._snapshot_wanted = True
         self._last_ask_at = float("-inf")
+        self._partial_since: float | None = None
         self._board_leds: dict[Square, Color] = {}
         self._board_scan: ScanSettings | None = None
         self._leds_in_flight: dict[Square, Color] | None = None
@@ -144,6 +148,10 @@ class Session:
         if self.decoder.stats.resyncs != rejected_before:
             # Whatever was damaged may have been a snapshot: ask for a fresh one.
             self._snapshot_wanted = True
+        if self.decoder.pending == 0:
+            self._partial_since = None
+        elif self._partial_since is None or frames:
+            self._partial_since = now
         for frame in frames:
             self.last_frame_at = now
             gap = 0
@@ -177,6 +185,10 @@ class Session:
         quiet_since = self._opened_at if self.last_frame_at is None else self.last_frame_at
         if now - quiet_since > self.timing.quiet_after_s:
             self._snapshot_wanted = True  # a heartbeat is overdue: damaged, or dropped
+        if self._partial_since is not None and (
+            now - self._partial_since > self.timing.partial_frame_s
+        ):
+            self._snapshot_wanted = True
         ask = self._next_ask()
         if ask is not None and now - self._last_ask_at >= self.timing.ask_interval_s:
             self._last_ask_at = now

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from hardware.firmware.board import SensorBoard
+from hardware.firmware.board import MAX_SIDE, SensorBoard
 from hardware.firmware.hal import SimulatedHardware
 from hardware.firmware.protocol import SYNC
 
@@ -76,6 +76,10 @@ class VirtualBoard:
         seed: int = 0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+            raise ValueError(f"matrix {rows}x{cols} outside 1..{MAX_SIDE} x 1..{MAX_SIDE}")
+        if baudrate <= 0:
+            raise ValueError(f"baud rate must be positive, got {baudrate}")
         self.rows = rows
         self.cols = cols
         self.baudrate = baudrate

@@ -2,8 +2,102 @@
 
 from __future__ import annotations
 
+import argparse
+
 from controller.cli._types import Subparsers
+
+SIM_HELP = """commands on standard input, one per line:
+  place ROW COL     put a magnet on a square
+  lift ROW COL      take it off
+  reset             reset the board (it forgets LEDs and settings)
+  unplug SECONDS    pull the USB cable for that long
+  corrupt RATE      chance per byte of corruption, both ways (0..1)
+  drop RATE         chance per frame of loss, both ways (0..1)
+  delay MS          extra delay before each board-to-host frame
+  show              print magnets, LEDs and wire counts
+  quit              stop"""
 
 
 def register(commands: Subparsers, benches: Subparsers) -> None:
-    """Add this area's sub-commands and bench targets."""
+    """Add `sim-board` and the `link` bench."""
+    sim = commands.add_parser(
+        "sim-board",
+        help="run the virtual sensor board on a pseudo-terminal",
+        description="Run the sensor board's firmware logic on a pseudo-terminal and print the "
+        "path to give the host as its serial URL.",
+        epilog=SIM_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sim.add_argument("--rows", type=int, default=8)
+    sim.add_argument("--cols", type=int, default=8)
+    sim.add_argument("--baud", type=int, default=115200, help="pace bytes at this rate")
+    sim.add_argument("--path", default=None, help="stable symlink to the pty (default: a temp dir)")
+    sim.add_argument("--seed", type=int, default=0, help="seed of the fault RNG and board id")
+    sim.add_argument("--corrupt", type=float, default=0.0, metavar="RATE")
+    sim.add_argument("--drop", type=float, default=0.0, metavar="RATE")
+    sim.add_argument("--delay-ms", type=float, default=0.0, metavar="MS")
+    sim.add_argument("--duration", type=float, default=None, help="stop after this many seconds")
+    sim.set_defaults(handler=_sim_board)
+
+    link = benches.add_parser("link", help="latency and delivery of the sensor-board link")
+    link.add_argument("--json", action="store_true", help="print one JSON object")
+    link.add_argument("--samples", type=int, default=200, help="changes timed one by one")
+    link.add_argument("--rows", type=int, default=8)
+    link.add_argument("--cols", type=int, default=8)
+    link.add_argument("--baud", type=int, default=115200)
+    link.add_argument("--seed", type=int, default=1)
+    link.set_defaults(handler=_bench_link)
+
+
+def _sim_board(args: argparse.Namespace) -> int:
+    import sys
+    import threading
+
+    from hardware.sim_console import ConsoleError, Quit, execute
+    from hardware.virtual_board import Faults, VirtualBoard
+
+    try:
+        faults = Faults(corruption_rate=args.corrupt, drop_rate=args.drop, delay_ms=args.delay_ms)
+        board = VirtualBoard(
+            args.rows, args.cols, baudrate=args.baud, path=args.path, faults=faults, seed=args.seed
+        )
+    except ValueError as error:
+        print(f"railtable sim-board: {error}", file=sys.stderr)
+        return 2
+    board.start()
+    print(board.path, flush=True)
+    print(
+        f"virtual sensor board {args.rows}x{args.cols} at {board.baudrate} baud on "
+        f"{board.device}; give the host the path above as its serial URL",
+        file=sys.stderr,
+        flush=True,
+    )
+    finished = threading.Event()
+
+    def console() -> None:
+        for line in sys.stdin:
+            try:
+                reply = execute(board, line)
+            except Quit:
+                finished.set()
+                return
+            except ConsoleError as error:
+                reply = f"error: {error}"
+            if reply:
+                print(reply, file=sys.stderr, flush=True)
+        # End of input: the board keeps running until --duration is over or Ctrl-C.
+
+    threading.Thread(target=console, name="sim-board console", daemon=True).start()
+    try:
+        finished.wait(args.duration)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        board.stop()
+    return 0
+
+
+def _bench_link(args: argparse.Namespace) -> int:
+    from firmware_bridge import bench
+
+    return bench.run(args)

@@ -45,8 +45,12 @@ class SensorBoard:
     # --- the main loop's three calls -------------------------------------------------------
 
     def boot(self, now_ms: int) -> None:
-        """Announce the board and its (still empty) occupancy; the host learns of any reset."""
+        """Announce the board and what is on it; the host learns of any reset from this."""
         self.hardware.show_leds(self.leds)
+        # What lies on the board at power-on is taken as settled: no debounce, so a reset
+        # never reports pieces as lifted and then put back.
+        scan_matrix(self.hardware, self.rows, self.cols, self._raw)
+        self.debouncer.stable[:] = self._raw
         self._send(MessageType.IDENTITY, self._identity())
         self._send_snapshot(SnapshotReason.BOOT, now_ms)
         self._next_scan_ms = now_ms

@@ -1,0 +1,138 @@
+"""`railtable bench link`: change latency, throughput and delivery over the virtual board."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+
+from firmware_bridge.link import Backoff, BoardLink
+from firmware_bridge.messages import Square
+from firmware_bridge.session import BoardEvent, OccupancyChanged
+from hardware.virtual_board import Faults, VirtualBoard
+
+WAIT_PER_CHANGE_S = 2.0
+
+
+@dataclass
+class _Deliveries:
+    """When each (square, occupied) change was delivered on the host, in order."""
+
+    seen: list[tuple[float, Square, bool]] = field(default_factory=list)
+    signal: threading.Condition = field(default_factory=threading.Condition)
+
+    def __call__(self, event: BoardEvent) -> None:
+        if not isinstance(event, OccupancyChanged):
+            return
+        now = time.monotonic()
+        with self.signal:
+            self.seen.extend((now, c.square, c.occupied) for c in event.changes)
+            self.signal.notify_all()
+
+    def wait_for(self, square: Square, occupied: bool, after: int, timeout: float) -> float | None:
+        """Delivery time of that change among the events after index `after`, or None."""
+        deadline = time.monotonic() + timeout
+        with self.signal:
+            while True:
+                for at, sq, occ in self.seen[after:]:
+                    if sq == square and occ == occupied:
+                        return at
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self.signal.wait(left)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """Nearest-rank percentile."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def _timed_changes(
+    board: VirtualBoard, deliveries: _Deliveries, count: int, rng: random.Random
+) -> tuple[list[float], int]:
+    """Toggle random squares one at a time; latencies in ms and how many were never delivered."""
+    latencies: list[float] = []
+    missed = 0
+    for _ in range(count):
+        row, col = rng.randrange(board.rows), rng.randrange(board.cols)
+        occupied = (row, col) not in board.magnets
+        after = len(deliveries.seen)
+        placed_at = board.place(row, col) if occupied else board.lift(row, col)
+        delivered_at = deliveries.wait_for(Square(row, col), occupied, after, WAIT_PER_CHANGE_S)
+        if delivered_at is None:
+            missed += 1
+        else:
+            latencies.append((delivered_at - placed_at) * 1000)
+        # A random pause, so that changes fall at every phase of the board's scan.
+        time.sleep(rng.uniform(0.0, 0.01))
+    return latencies, missed
+
+
+def _throughput(
+    board: VirtualBoard, deliveries: _Deliveries, seconds: float, rng: random.Random
+) -> float:
+    """Change events delivered per second while squares are toggled as fast as possible."""
+    before = len(deliveries.seen)
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        row, col = rng.randrange(board.rows), rng.randrange(board.cols)
+        if (row, col) in board.magnets:
+            board.lift(row, col)
+        else:
+            board.place(row, col)
+        time.sleep(0.001)
+    time.sleep(0.1)  # let the last debounce and frame through
+    elapsed = time.monotonic() - start
+    return (len(deliveries.seen) - before) / elapsed
+
+
+def measure(samples: int, rows: int, cols: int, baudrate: int, seed: int) -> dict[str, object]:
+    """Run the virtual board and the link in this process and measure them."""
+    rng = random.Random(seed)
+    deliveries = _Deliveries()
+    with (
+        VirtualBoard(rows, cols, baudrate=baudrate, seed=seed) as board,
+        BoardLink(
+            str(board.path), baudrate=baudrate, on_event=deliveries, backoff=Backoff()
+        ) as link,
+    ):
+        link.wait_connected(5)
+        time.sleep(0.05)
+        clean, clean_missed = _timed_changes(board, deliveries, samples, rng)
+        events_per_s = _throughput(board, deliveries, 2.0, rng)
+        board.set_faults(Faults(corruption_rate=0.05))
+        corrupted, corrupted_missed = _timed_changes(board, deliveries, samples, rng)
+        health = link.health()
+    return {
+        "events_per_s": round(events_per_s, 1),
+        "change_latency_p50_ms": round(percentile(clean, 0.50), 2),
+        "change_latency_p99_ms": round(percentile(clean, 0.99), 2),
+        "change_latency_max_ms": round(max(clean), 2),
+        "changes_missed": clean_missed,
+        "delivered_fraction_at_5pct_corruption": round((samples - corrupted_missed) / samples, 4),
+        "change_latency_p50_ms_at_5pct_corruption": round(percentile(corrupted, 0.50), 2),
+        "change_latency_p99_ms_at_5pct_corruption": round(percentile(corrupted, 0.99), 2),
+        "samples": samples,
+        "matrix": f"{rows}x{cols}",
+        "baud": baudrate,
+        "crc_errors": health.crc_errors,
+        "retransmits": health.retransmits,
+        "reconnects": health.reconnects,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handler of `railtable bench link`."""
+    figures = measure(args.samples, args.rows, args.cols, args.baud, args.seed)
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            print(f"{key:45} {value}")
+    return 0
