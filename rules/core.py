@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import enum
-import functools
 import types
 import typing
 from abc import ABC, abstractmethod
@@ -80,24 +79,18 @@ class Action:
         hints = _field_types(cls)
         extra = set(data) - set(hints) - {"type"}
         if extra:
-            raise MalformedAction(
-                f"unknown field(s) {sorted(extra)} for {cls.TYPE!r}", dict(data)
-            )
+            raise MalformedAction(f"unknown field(s) {sorted(extra)} for {cls.TYPE!r}", dict(data))
         kwargs: dict[str, Any] = {}
         for f in dataclasses.fields(cls):
             if f.name in data:
                 kwargs[f.name] = _from_json_value(hints[f.name], data[f.name], f.name, data)
-            elif (
-                f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-            ):
+            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                 raise MalformedAction(f"missing field {f.name!r} for {cls.TYPE!r}", dict(data))
         return cls(**kwargs)
 
     def describe(self) -> str:
         """Short human text: `place_tile(square=F7, exits=NS)`."""
-        args = ", ".join(
-            f"{k}={_plain(v)}" for k, v in self.to_json().items() if k != "type"
-        )
+        args = ", ".join(f"{k}={_plain(v)}" for k, v in self.to_json().items() if k != "type")
         return f"{self.TYPE}({args})"
 
 
@@ -115,9 +108,14 @@ def _to_json_value(v: Any) -> Any:
     return v
 
 
-@functools.cache
-def _field_types(cls: type[Action]) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+_FIELD_TYPES: dict[type, dict[str, Any]] = {}
+
+
+def _field_types(cls: type) -> dict[str, Any]:
+    hints = _FIELD_TYPES.get(cls)
+    if hints is None:
+        hints = _FIELD_TYPES[cls] = typing.get_type_hints(cls)
+    return hints
 
 
 def _from_json_value(tp: Any, v: Any, name: str, data: Mapping[str, Any]) -> Any:
@@ -281,6 +279,10 @@ class State(ABC):
         """What `seat` may see (None: a spectator). Games with hidden information override."""
         return self.to_json()
 
+    def invariants(self) -> list[str]:
+        """The game's conservation laws that do not hold now (empty when all is well)."""
+        return []
+
     # ---- shared behaviour
     @property
     def is_over(self) -> bool:
@@ -298,7 +300,7 @@ class State(ABC):
         act = self.parse_action(action)
         if self.is_over:
             raise IllegalAction("the game is over", act)
-        if act.CHANCE_OUTCOME != (self.current_player == CHANCE):
+        if (self.current_player == CHANCE) != act.CHANCE_OUTCOME:
             if act.CHANCE_OUTCOME:
                 raise IllegalAction("a chance outcome, but a player is to act now", act)
             raise IllegalAction("a player action, but chance is to be resolved now", act)
@@ -331,10 +333,10 @@ class State(ABC):
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         """Rebuild a state from `to_json` output; it has no undo history."""
-        data = copy.deepcopy(dict(data))
-        if data.get("game") != cls.GAME:
-            raise ValueError(f"state JSON is for game {data.get('game')!r}, not {cls.GAME!r}")
-        return cls._from_state_json(dict(data["options"]), int(data["seed"]), data)
+        own = copy.deepcopy(dict(data))
+        if own.get("game") != cls.GAME:
+            raise ValueError(f"state JSON is for game {own.get('game')!r}, not {cls.GAME!r}")
+        return cls._from_state_json(dict(own["options"]), int(own["seed"]), own)
 
     def clone(self) -> Self:
         """An independent copy (without undo history)."""

@@ -77,12 +77,20 @@ class Piece:
 
 @dataclass(frozen=True)
 class CatalogueEntry:
-    """One printed marker: which piece (and face) it stands for, a human label, its printed size."""
+    """One printed marker: which piece (and face) it stands for, a human label, its printed size.
+
+    `rotations` is how many quarter turns of the piece look different to the rules: 4 for most,
+    2 for a straight track (turned half round it is the same track), 1 for a token.
+    """
 
     marker_id: int
     piece: Piece
     label: str
     size_mm: float
+    rotations: int = 4
+
+    def same_rotation(self, a: int, b: int) -> bool:
+        return (a - b) % self.rotations == 0
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ class Policy(StrEnum):
 
     UNIFORM = "uniform"  # every legal action equally likely
     BY_TYPE = "by_type"  # an action type first, then one of that type: carts get used
+    BOT = "bot"  # the game's own bot, where it has one (else by_type)
 
 
 def chance_step(state: State, rng: random.Random) -> Action:
@@ -25,10 +26,17 @@ def choose(state: State, rng: random.Random, policy: Policy = Policy.UNIFORM) ->
     """The next action of a random game: a chance draw by its probability, or a player's pick."""
     if state.current_player == CHANCE:
         return chance_step(state, rng)
+    if policy is Policy.BOT:
+        from rules.registry import game_info
+
+        bot = game_info(state.GAME).bot
+        if bot is not None:
+            return bot(state, rng)
+        policy = Policy.BY_TYPE
     actions = state.legal_actions()
     if policy is Policy.BY_TYPE:
         kind = rng.choice(sorted({a.TYPE for a in actions}))
-        return rng.choice([a for a in actions if a.TYPE == kind])
+        return rng.choice([a for a in actions if kind == a.TYPE])
     return rng.choice(actions)
 
 

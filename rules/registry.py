@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.core import BadOptions, Option, State, resolve_options
+from rules.core import Action, BadOptions, Option, State, resolve_options
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,7 @@ class GameInfo:
     options: tuple[Option, ...]
     start: Callable[[dict[str, Any], int], State]
     state_class: type[State]
+    bot: Callable[[Any, random.Random], Action] | None = None  # a plausible player, if any
 
 
 GAMES: dict[str, GameInfo] = {}

@@ -57,7 +57,11 @@ def get_path(data: Any, path: str) -> Any:
     for part in path.split("."):
         if isinstance(node, Mapping) and part in node:
             node = node[part]
-        elif isinstance(node, list) and part.lstrip("-").isdigit() and -len(node) <= int(part) < len(node):
+        elif (
+            isinstance(node, list)
+            and part.lstrip("-").isdigit()
+            and -len(node) <= int(part) < len(node)
+        ):
             node = node[int(part)]
         else:
             return _MISSING

@@ -6,7 +6,6 @@ import argparse
 import json
 import random
 import sys
-import time
 from pathlib import Path
 
 from controller.cli._types import Subparsers
@@ -24,7 +23,7 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     play.add_argument("--players", type=int, default=None)
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
-    play.add_argument("--policy", choices=["uniform", "by_type"], default="uniform")
+    play.add_argument("--policy", choices=["uniform", "by_type", "bot"], default="uniform")
     play.add_argument("--verbose", action="store_true", help="print every action")
     play.set_defaults(handler=_play)
 
@@ -132,8 +131,8 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from rules.bench import bench_game
     import rules
+    from rules.bench import bench_game
 
     for info in rules.GAMES.values():
         players = args.players or info.max_players
@@ -160,7 +159,7 @@ def narrate_random_game(game: str, players: int, seed: int | None) -> int:
     print(f"railtable: no table service yet; a random {game} game, {players} players, seed {seed}")
     while not state.is_over:
         who = state.current_player
-        action = choose(state, rng, Policy.BY_TYPE)
+        action = choose(state, rng, Policy.BOT)
         state.apply(action)
         seat = "chance" if who == rules.CHANCE else f"seat {who}"
         print(f"{seat:>8}: {action.describe()}")

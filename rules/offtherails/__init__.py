@@ -1,5 +1,6 @@
 """Off the Rails (Rotten Games, 2018): goblin minecarts racing for jewels before the chasm."""
 
+from rules.offtherails.bot import bot_action
 from rules.offtherails.state import GAME, OPTIONS, OffTheRails, Phase
 from rules.registry import GameInfo, register
 
@@ -17,6 +18,7 @@ register(
         options=OPTIONS,
         start=_start,
         state_class=OffTheRails,
+        bot=bot_action,
     )
 )
 

@@ -1,4 +1,4 @@
-"""Off the Rails components as values: directions, track shapes, gems, colours, the board as data."""
+"""Off the Rails components as values: directions, tracks, gems, colours, the board as data."""
 
 from __future__ import annotations
 
@@ -118,7 +118,7 @@ class Gem(StrEnum):
     DIAMOND = "diamond"
 
     @property
-    def index(self) -> int:
+    def order(self) -> int:
         return _GEM_INDEX[self]
 
     @property
@@ -151,12 +151,12 @@ def gems_sub(a: Gems, b: Gems) -> Gems:
 
 def gems_one(g: Gem, n: int = 1) -> Gems:
     out = [0, 0, 0, 0, 0]
-    out[g.index] = n
+    out[g.order] = n
     return (out[0], out[1], out[2], out[3], out[4])
 
 
 def gems_json(g: Gems) -> dict[str, int]:
-    return {gem.value: g[gem.index] for gem in Gem}
+    return {gem.value: g[gem.order] for gem in Gem}
 
 
 def gems_from_json(d: dict[str, int]) -> Gems:
@@ -168,7 +168,7 @@ def gems_from_json(d: dict[str, int]) -> Gems:
 
 
 def gems_list(g: Gems) -> list[Gem]:
-    return [gem for gem in Gem for _ in range(g[gem.index])]
+    return [gem for gem in Gem for _ in range(g[gem.order])]
 
 
 class Colour(StrEnum):
@@ -279,8 +279,7 @@ class Board:
             return self._index[name.upper()]
         except KeyError:
             raise ValueError(
-                f"no square {name!r} on the {self.columns}x{self.rows} board "
-                f"(A1..{self.names[-1]})"
+                f"no square {name!r} on the {self.columns}x{self.rows} board (A1..{self.names[-1]})"
             ) from None
 
     @functools.cached_property
@@ -341,10 +340,11 @@ def board_from_json(data: dict[str, Any]) -> Board:
         else:
             c = cols - 1 if side is Side.EAST else 0
             squares = tuple(r * cols + c for r in range(depth, rows - depth))
-        tracks = tuple(idx(t, f"sides.{side_name}.starting_tracks") for t in info["starting_tracks"])
+        where = f"sides.{side_name}.starting_tracks"
+        tracks = tuple(idx(t, where) for t in info["starting_tracks"])
         for t in tracks:
             if t not in squares:
-                raise ValueError(f"sides.{side_name}: starting track {names[t]} is not on that edge")
+                raise ValueError(f"{where}: {names[t]} is not on the {side_name} edge")
             track_exits[t] = side.outward.bit | side.outward.opposite.bit
         for s in squares:
             side_of[s] = side
@@ -356,14 +356,14 @@ def board_from_json(data: dict[str, Any]) -> Board:
     for colour_name, info in data["mines"].items():
         centre = idx(info["centre"], f"mines.{colour_name}.centre")
         cr, cc = divmod(centre, cols)
-        squares = []
+        mine_squares = []
         for label in numbering:
             dr, dc = _OFFSETS[label]
             r, c = cr + dr, cc + dc
             if not (0 <= r < rows and 0 <= c < cols) or (r * cols + c) in surface:
                 raise ValueError(f"mines.{colour_name}: mine square {label} is off the mine area")
-            squares.append(r * cols + c)
-        mines[Colour(colour_name)] = Mine(Colour(colour_name), centre, tuple(squares))
+            mine_squares.append(r * cols + c)
+        mines[Colour(colour_name)] = Mine(Colour(colour_name), centre, tuple(mine_squares))
     centres = frozenset(m.centre for m in mines.values())
     inner = tuple(i for i in range(rows * cols) if i not in surface)
     return Board(
@@ -372,7 +372,7 @@ def board_from_json(data: dict[str, Any]) -> Board:
         rows=rows,
         square_mm=float(data.get("square_mm", 40.0)),
         names=names,
-        neighbours=tuple(neighbours),  # type: ignore[arg-type]
+        neighbours=tuple(neighbours),
         surface=surface,
         sides=sides,
         side_of_square=side_of,

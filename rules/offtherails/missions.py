@@ -63,7 +63,7 @@ class TurnRecord:
 
     def with_haul(self, haul: Gems) -> TurnRecord:
         return TurnRecord(
-            self.hauls + (haul,),
+            (*self.hauls, haul),
             self.left_from_opponent_surface,
             self.derailed_opponent,
             self.head_on,
@@ -82,7 +82,7 @@ def completed(
     """Whether `seat` has completed `mission`, given this turn's record and the table now."""
     if mission in _SINGLE_CART_HAULS:
         gem, n = _SINGLE_CART_HAULS[mission]
-        return any(h[gem.index] >= n for h in record.hauls)
+        return any(h[gem.order] >= n for h in record.hauls)
     mine = stockpiles[seat] if seat < len(stockpiles) else NO_GEMS
     match mission:
         case Mission.BEHIND_ENEMY_LINES:
@@ -95,12 +95,12 @@ def completed(
             return record.made_opponent_drop
         case Mission.GEM_COLLECTOR:
             return record.filled_with_precious or any(
-                h[Gem.ROCK.index] == 0 and sum(h) >= 5 for h in holds_on_board
+                h[Gem.ROCK.order] == 0 and sum(h) >= 5 for h in holds_on_board
             )
         case Mission.SPICE_OF_LIFE:
-            return all(mine[g.index] >= 1 for g in PRECIOUS)
+            return all(mine[g.order] >= 1 for g in PRECIOUS)
         case Mission.DIRTY_GOBLINS:
-            rocks = mine[Gem.ROCK.index]
-            others = [s[Gem.ROCK.index] for i, s in enumerate(stockpiles) if i != seat]
+            rocks = mine[Gem.ROCK.order]
+            others = [s[Gem.ROCK.order] for i, s in enumerate(stockpiles) if i != seat]
             return rocks >= 1 and all(rocks > o for o in others)
     raise AssertionError(mission)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Self
 
@@ -198,6 +198,8 @@ class _Data:
     missions_to_deal: int = 0
     bag: Gems = NO_GEMS
     removed: Gems = NO_GEMS
+    tiles_removed: int = 0
+    tokens_set_aside: int = 0
     tile_supply: dict[TileKind, int] = None  # type: ignore[assignment]
     chasm_supply: dict[Colour, int] = None  # type: ignore[assignment]
     seen: dict[Colour, frozenset[int]] = None  # type: ignore[assignment]
@@ -212,7 +214,7 @@ class _Data:
     reveal_queue: tuple[Colour, ...] = ()
     solo_reveals_left: int = 0
     move: Move | None = None
-    record: TurnRecord = TurnRecord()
+    record: TurnRecord = field(default_factory=TurnRecord)
     claimed_this_turn: bool = False
     end_reason: str = ""
 
@@ -250,9 +252,7 @@ def _upgrade_masks(mask: int) -> tuple[int, ...]:
 def _submultisets(hold: Gems, size: int) -> list[Gems]:
     ranges = [range(min(hold[i], size) + 1) for i in range(5)]
     return [
-        (a, b, c, d, e)
-        for a, b, c, d, e in itertools.product(*ranges)
-        if a + b + c + d + e == size
+        (a, b, c, d, e) for a, b, c, d, e in itertools.product(*ranges) if a + b + c + d + e == size
     ]
 
 
@@ -349,9 +349,7 @@ class OffTheRails(State):
             return []
         if d.gem_queue:
             total = sum(d.bag)
-            return [
-                (act.DrawGem(g), d.bag[g.index] / total) for g in Gem if d.bag[g.index] > 0
-            ]
+            return [(act.DrawGem(g), d.bag[g.order] / total) for g in Gem if d.bag[g.order] > 0]
         match d.phase:
             case Phase.ASSIGN_SIDE:
                 free = [s for s in SIDES if s not in d.sides]
@@ -374,8 +372,8 @@ class OffTheRails(State):
                 ]
             case Phase.CHASM_DIE:
                 assert d.chasm_token is not None
-                free = self._die_numbers(d.chasm_token)
-                return [(act.RollChasmDie(k), 1 / len(free)) for k in free]
+                numbers = self._die_numbers(d.chasm_token)
+                return [(act.RollChasmDie(k), 1 / len(numbers)) for k in numbers]
         raise AssertionError(d.phase)
 
     def _unseen(self, colour: Colour) -> list[int]:
@@ -485,7 +483,7 @@ class OffTheRails(State):
                 return [act.Route(x) for x in self._leaving_options(d.carts[m.cart])]
             case Pending.TAKE_JEWEL:
                 dep = d.jewels[d.carts[m.cart].square]
-                return [act.TakeJewel(g) for g in PRECIOUS if dep[g.index] > 0]
+                return [act.TakeJewel(g) for g in PRECIOUS if dep[g.order] > 0]
             case Pending.SPLIT:
                 hold = d.carts[m.hit].hold
                 size = (sum(hold) + 1) // 2
@@ -517,7 +515,7 @@ class OffTheRails(State):
             act.DropPile: Phase.MOVE,
         }.get(type(a), Phase.ACTIONS)
         if phase is not expected:
-            return f"that is done in the {expected.value} phase; the game is in the {phase.value} phase"
+            return f"that is done in the {expected.value} phase, not the {phase.value} phase"
         try:
             match a:
                 case act.PlaceTile(square=sq_name, exits=ex):
@@ -631,7 +629,9 @@ class OffTheRails(State):
         if a not in self._move_actions():
             match a:
                 case act.MoveFirst(cart=c):
-                    return f"minecart {c} is not one of yours still to move ({', '.join(m.to_move)})"
+                    return (
+                        f"minecart {c} is not one of yours still to move ({', '.join(m.to_move)})"
+                    )
                 case act.Route(exit=x):
                     opts = "".join(o.name for o in self._leaving_options(self.d.carts[m.cart]))
                     return f"minecart {m.cart} cannot leave by {x.name} (it can leave by {opts})"
@@ -654,7 +654,9 @@ class OffTheRails(State):
         if cart is None:
             raise ValueError(f"there is no minecart {name!r}")
         if cart.owner != self.d.active:
-            raise ValueError(f"minecart {name} belongs to seat {cart.owner}, not seat {self.d.active}")
+            raise ValueError(
+                f"minecart {name} belongs to seat {cart.owner}, not to seat {self.d.active}"
+            )
         return cart
 
     def _cart_limit(self) -> int:
@@ -670,9 +672,7 @@ class OffTheRails(State):
         return [sq for sq in self.board.sides[side].starting_tracks if sq not in occupied]
 
     def _occupied(self) -> dict[int, str]:
-        return {
-            c.square: c.name for c in self.d.carts.values() if c.status is CartStatus.ON_BOARD
-        }
+        return {c.square: c.name for c in self.d.carts.values() if c.status is CartStatus.ON_BOARD}
 
     def _track_mask(self, sq: int) -> int:
         tile = self.d.tiles[sq]
@@ -691,11 +691,7 @@ class OffTheRails(State):
             for c in d.carts.values()
             if c.owner == d.active and c.status is CartStatus.ON_BOARD
         ]
-        return [
-            m
-            for m in d.missions_open
-            if completed(m, d.active, d.record, d.stockpiles, holds)
-        ]
+        return [m for m in d.missions_open if completed(m, d.active, d.record, d.stockpiles, holds)]
 
     def _chasm_targets(self) -> list[int]:
         d, b = self.d, self.board
@@ -810,7 +806,7 @@ class OffTheRails(State):
                     self._continue_move()
             case act.DropPile(pile=k):
                 m = d.move
-                assert m.pile is not None
+                assert m is not None and m.pile is not None
                 other = gems_sub(d.carts[m.hit].hold, m.pile)
                 self._finish_collision(m.pile if k == 1 else other)
                 self._continue_move()
@@ -930,18 +926,14 @@ class OffTheRails(State):
     def _start_move_phase(self) -> None:
         d = self.d
         d.phase = Phase.MOVE
-        carts = tuple(
-            sorted(c.name for c in self._own_carts() if c.status is CartStatus.ON_BOARD)
-        )
+        carts = tuple(sorted(c.name for c in self._own_carts() if c.status is CartStatus.ON_BOARD))
         d.move = Move(to_move=carts)
         self._next_cart()
 
     def _next_cart(self) -> None:
         d = self.d
         assert d.move is not None
-        to_move = tuple(
-            c for c in d.move.to_move if d.carts[c].status is CartStatus.ON_BOARD
-        )
+        to_move = tuple(c for c in d.move.to_move if d.carts[c].status is CartStatus.ON_BOARD)
         d.move = Move(to_move=to_move)
         if not to_move:
             d.move = None
@@ -1029,7 +1021,7 @@ class OffTheRails(State):
         else:
             amount = room
         amount = min(amount, room, sum(deposit))
-        rocks = min(deposit[Gem.ROCK.index], amount)
+        rocks = min(deposit[Gem.ROCK.order], amount)
         for _ in range(rocks):
             self._take(Gem.ROCK)
         d.move = replace(d.move, take_left=amount - rocks)
@@ -1043,7 +1035,7 @@ class OffTheRails(State):
         sq = d.carts[m.cart].square
         while m.take_left > 0:
             deposit = d.jewels[sq]
-            kinds = [g for g in PRECIOUS if deposit[g.index] > 0]
+            kinds = [g for g in PRECIOUS if deposit[g.order] > 0]
             if not kinds:
                 break
             if len(kinds) > 1 and m.take_left < sum(deposit):
@@ -1063,7 +1055,7 @@ class OffTheRails(State):
         d.jewels[cart.square] = gems_sub(d.jewels[cart.square], one)
         hold = gems_add(cart.hold, one)
         d.carts[cart.name] = replace(cart, hold=hold)
-        if sum(hold) >= self.components.hold_capacity and hold[Gem.ROCK.index] == 0:
+        if sum(hold) >= self.components.hold_capacity and hold[Gem.ROCK.order] == 0:
             d.record = replace(d.record, filled_with_precious=True)
 
     def _faces(self, cart: Cart, toward: Direction) -> bool:
@@ -1206,6 +1198,7 @@ class OffTheRails(State):
         elif not targets:
             # nowhere next to its colour is free: the token is set aside, out of the game
             d.chasm_token = None
+            d.tokens_set_aside += 1
             if not self._check_end():
                 self._next_turn()
         else:
@@ -1223,6 +1216,8 @@ class OffTheRails(State):
         """A chasm token lands: tile, jewels and minecart there leave the game."""
         d = self.d
         d.chasm[sq] = colour
+        if d.tiles[sq] is not None:
+            d.tiles_removed += 1
         d.tiles[sq] = None
         d.removed = gems_add(d.removed, d.jewels[sq])
         d.jewels[sq] = NO_GEMS
@@ -1262,11 +1257,11 @@ class OffTheRails(State):
         if self.solo:
             return [float(self.solo_result()["high_score"])]
         d = self.d
-        rubies = [s[Gem.RUBY.index] for s in d.stockpiles]
+        rubies = [s[Gem.RUBY.order] for s in d.stockpiles]
         most = max(rubies)
         out = []
         for seat, stock in enumerate(d.stockpiles):
-            points = sum(stock[g.index] * g.points for g in Gem)
+            points = sum(stock[g.order] * g.points for g in Gem)
             if most > 0 and rubies[seat] == most:
                 points += 5
             points += 3 * self._bonus_carts(seat)
@@ -1289,7 +1284,7 @@ class OffTheRails(State):
 
         def key(seat: int) -> tuple[float, int, int]:
             stock = d.stockpiles[seat]
-            return (scores[seat], sum(stock) - stock[Gem.ROCK.index], -stock[Gem.ROCK.index])
+            return (scores[seat], sum(stock) - stock[Gem.ROCK.order], -stock[Gem.ROCK.order])
 
         best = max(key(s) for s in range(d.players))
         return [s for s in range(d.players) if key(s) == best]
@@ -1297,8 +1292,8 @@ class OffTheRails(State):
     def solo_result(self) -> dict[str, Any]:
         """Solo: jewels delivered to matching and other surfaces, outcome and high score."""
         d = self.d
-        correct = {g: d.delivered[SOLO_GEM_COLOUR[g]][g.index] for g in PRECIOUS}
-        total = {g: sum(d.delivered[c][g.index] for c in COLOURS) for g in PRECIOUS}
+        correct = {g: d.delivered[SOLO_GEM_COLOUR[g]][g.order] for g in PRECIOUS}
+        total = {g: sum(d.delivered[c][g.order] for c in COLOURS) for g in PRECIOUS}
         wrong = {g: total[g] - correct[g] for g in PRECIOUS}
         right_sets = min(correct.values())
         wrong_sets = min(wrong.values())
@@ -1377,6 +1372,8 @@ class OffTheRails(State):
             "board": board,
             "bag": gems_json(d.bag),
             "removed": gems_json(d.removed),
+            "tiles_removed": d.tiles_removed,
+            "tokens_set_aside": d.tokens_set_aside,
             "delivered": {c.value: gems_json(g) for c, g in d.delivered.items()},
             "tile_supply": {k.value: v for k, v in d.tile_supply.items()},
             "chasm_supply": {k.value: v for k, v in d.chasm_supply.items()},
@@ -1465,6 +1462,8 @@ class OffTheRails(State):
             for name, c in data["carts"].items()
         }
         d.bag, d.removed = gems_from_json(data["bag"]), gems_from_json(data["removed"])
+        d.tiles_removed = data["tiles_removed"]
+        d.tokens_set_aside = data["tokens_set_aside"]
         d.delivered = {Colour(c): gems_from_json(g) for c, g in data["delivered"].items()}
         d.tile_supply = {TileKind(k): v for k, v in data["tile_supply"].items()}
         d.chasm_supply = {Colour(k): v for k, v in data["chasm_supply"].items()}
@@ -1515,6 +1514,54 @@ class OffTheRails(State):
         state.d = d
         return state
 
+    def invariants(self) -> list[str]:
+        """Conservation laws: gems, tiles, chasm tokens; carts on legal squares, holds of 5."""
+        d, b, comp = self.d, self.board, self.components
+        broken = []
+        total = NO_GEMS
+        for g in [d.bag, d.removed, *d.jewels, *d.stockpiles]:
+            total = gems_add(total, g)
+        for c in d.carts.values():
+            total = gems_add(total, c.hold)
+        m = d.move
+        expected = comp.solo_gems if self.solo else comp.gems
+        if total != expected:
+            broken.append(f"gems: {gems_json(total)} in play, the box holds {gems_json(expected)}")
+        on_board = sum(1 for t in d.tiles if t is not None)
+        tiles = sum(d.tile_supply.values()) + on_board + d.tiles_removed
+        # a T laid over a straight or corner tile turns it over: one tile per square either way
+        if tiles != sum(comp.tiles.values()):
+            broken.append(f"tiles: {tiles} counted, the box holds {sum(comp.tiles.values())}")
+        tokens = sum(d.chasm_supply.values()) + sum(1 for c in d.chasm if c is not None)
+        tokens += d.tokens_set_aside + (1 if d.chasm_token is not None else 0)
+        if not self.solo and not d.chasm_open:
+            tokens += len(COLOURS) - sum(1 for c in d.chasm if c is not None)
+        if tokens != len(COLOURS) * comp.chasm_tokens_per_colour:
+            broken.append(f"chasm tokens: {tokens} counted")
+        squares: dict[int, str] = {}
+        for cart in d.carts.values():
+            held = sum(cart.hold)
+            if held > comp.hold_capacity:
+                broken.append(f"minecart {cart.name} holds {held} jewels")
+            if cart.status is not CartStatus.ON_BOARD:
+                if cart.square != -1 or held:
+                    broken.append(f"minecart {cart.name} off the board keeps a square or jewels")
+                continue
+            if cart.square in squares:
+                broken.append(f"minecarts {squares[cart.square]} and {cart.name} share a square")
+            squares[cart.square] = cart.name
+            if self._track_mask(cart.square) == 0 or d.chasm[cart.square] is not None:
+                broken.append(f"minecart {cart.name} stands on {b.names[cart.square]}, no track")
+        for seat in range(d.players):
+            out = sum(
+                1 for c in d.carts.values() if c.owner == seat and c.status is CartStatus.ON_BOARD
+            )
+            if out > self._cart_limit():
+                broken.append(f"seat {seat} has {out} minecarts on the board")
+        if m is not None and d.phase is not Phase.MOVE:
+            broken.append("a move is pending outside the move phase")
+        return broken
+
     def view(self, seat: int | None) -> JsonDict:
         """Everything is open but a hit cart's hidden split, seen only by its owner."""
         out = self.to_json()
@@ -1524,4 +1571,3 @@ class OffTheRails(State):
             held = sum(self.d.carts[m.hit].hold)
             out["move"]["pile"] = {"size_1": pile1, "size_2": held - pile1}
         return out
-

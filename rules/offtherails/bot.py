@@ -1,0 +1,71 @@
+"""A simple Off the Rails bot: lays track ahead of its minecarts so they travel, pick up, collide.
+
+It plays legal actions only (it picks from `legal_actions()`), so it serves the simulated table and
+the conformance tests, which need games that reach collisions, pick-ups and exits.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rules.core import Action
+from rules.offtherails import actions as act
+from rules.offtherails.components import Direction, exits_mask, mask_directions
+from rules.offtherails.state import CartStatus, OffTheRails, Phase
+
+
+def _track_ends(state: OffTheRails) -> list[tuple[int, Direction]]:
+    """For each own cart on the board, the first empty square on its way and the side entered."""
+    d, b = state.d, state.board
+    ends = []
+    for cart in state._own_carts():
+        if cart.status is not CartStatus.ON_BOARD:
+            continue
+        sq, heading = cart.square, cart.heading
+        for _ in range(12):
+            ahead = [x for x in mask_directions(state._track_mask(sq)) if x != heading.opposite]
+            if not ahead:
+                break
+            x = ahead[0]
+            n = b.neighbours[sq][x]
+            if n is None or n in b.surface or d.chasm[n] is not None:
+                break
+            tile = d.tiles[n]
+            if tile is None:
+                if n in b.placeable:
+                    ends.append((n, x.opposite))
+                break
+            if not tile.mask & x.opposite.bit:
+                break
+            sq, heading = n, x
+    return ends
+
+
+def bot_action(state: OffTheRails, rng: random.Random) -> Action:
+    """A plausible legal action for the player to act (never a chance outcome)."""
+    legal = state.legal_actions()
+    if state.d.phase is not Phase.ACTIONS:
+        return rng.choice(legal)
+    by_type: dict[str, list[Action]] = {}
+    for a in legal:
+        by_type.setdefault(a.TYPE, []).append(a)
+    if act.PlaceCart.TYPE in by_type and rng.random() < 0.6:
+        return rng.choice(by_type[act.PlaceCart.TYPE])
+    ends = _track_ends(state)
+    if ends and rng.random() < 0.85:
+        sq, entry = rng.choice(ends)
+        name = state.board.names[sq]
+        fitting = [
+            a
+            for a in by_type.get(act.PlaceTile.TYPE, [])
+            if isinstance(a, act.PlaceTile) and a.square == name and exits_mask(a.exits) & entry.bit
+        ]
+        if fitting:
+            return rng.choice(fitting)
+    if act.SetSpeed.TYPE in by_type and rng.random() < 0.2:
+        return rng.choice(by_type[act.SetSpeed.TYPE])
+    if act.Upgrade.TYPE in by_type and rng.random() < 0.1:
+        return rng.choice(by_type[act.Upgrade.TYPE])
+    if rng.random() < 0.3:
+        return act.EndActions()
+    return rng.choice(by_type.get(act.PlaceTile.TYPE, legal))

@@ -1,0 +1,160 @@
+"""Off the Rails on a real table: the mat's layout, the printed markers, and what should lie where.
+
+Marker ids: 0-3 are the mat's corner markers; pieces start at 4. Identical pieces share an id
+(every straight tile shows the same marker), so the camera tells *what* lies on a square and its
+rotation, and the rules know which of the identical pieces it is.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from rules.offtherails.components import (
+    COLOURS,
+    Board,
+    Die,
+    Shape,
+    TileKind,
+    load_board,
+    rotation_of,
+    shape_of,
+)
+from rules.offtherails.missions import MISSION_TEXT, MISSIONS
+from rules.offtherails.state import CartStatus, OffTheRails
+from rules.physical import (
+    Catalogue,
+    CatalogueEntry,
+    CornerMarker,
+    Layout,
+    Location,
+    LocationKind,
+    Piece,
+    PlacedPiece,
+    TableObservation,
+)
+
+MARGIN_MM = 40.0
+CORNER_MARKER_MM = 30.0
+SLOT_W_MM, SLOT_H_MM = 63.0, 88.0  # a standard card
+REVEAL_SLOT = "reveal"
+
+TILE_MARKER_MM = 30.0
+CART_MARKER_MM = 18.0
+TOKEN_MARKER_MM = 24.0
+CARD_MARKER_MM = 40.0
+
+# The faces each double-sided tile shows: (kind, face shape).
+TILE_FACES = (
+    (TileKind.STRAIGHT_T, Shape.STRAIGHT),
+    (TileKind.STRAIGHT_T, Shape.T),
+    (TileKind.CORNER_T, Shape.CORNER),
+    (TileKind.CORNER_T, Shape.T),
+    (TileKind.T_CROSS, Shape.T),
+    (TileKind.T_CROSS, Shape.CROSS),
+)
+_FACE_ROTATIONS = {Shape.STRAIGHT: 2, Shape.CORNER: 4, Shape.T: 4, Shape.CROSS: 1}
+
+
+def tile_piece(kind: TileKind, face: Shape) -> Piece:
+    return Piece("tile", kind.value, face.value)
+
+
+def cart_piece(colour: str, die: str) -> Piece:
+    return Piece("minecart", f"{colour}-{die}")
+
+
+def chasm_piece(colour: str) -> Piece:
+    return Piece("chasm_token", colour)
+
+
+@functools.cache
+def catalogue() -> Catalogue:
+    """Every marker Off the Rails prints, ids from 4 up in a fixed order."""
+    entries: list[CatalogueEntry] = []
+
+    def add(piece: Piece, label: str, size: float, rotations: int = 4) -> None:
+        entries.append(CatalogueEntry(4 + len(entries), piece, label, size, rotations))
+
+    for kind, face in TILE_FACES:
+        add(
+            tile_piece(kind, face),
+            f"{face.value} track ({kind.value.replace('_', '/')} tile)",
+            TILE_MARKER_MM,
+            _FACE_ROTATIONS[face],
+        )
+    for colour in COLOURS:
+        for die in Die:
+            add(cart_piece(colour.value, die.value), f"{colour.value} minecart, {die.value} die",
+                CART_MARKER_MM)  # fmt: skip
+    for colour in COLOURS:
+        add(chasm_piece(colour.value), f"{colour.value} chasm token", TOKEN_MARKER_MM, 1)
+    for colour in COLOURS:
+        for number in range(1, 9):
+            add(Piece("deposit_card", f"{colour.value}-{number}"),
+                f"deposit card {colour.value} {number}", CARD_MARKER_MM, 1)  # fmt: skip
+    add(Piece("deposit_card", "chasm"), "the Chasm card", CARD_MARKER_MM, 1)
+    for mission in MISSIONS:
+        add(Piece("mission_card", mission.value), f"mission: {MISSION_TEXT[mission]}",
+            CARD_MARKER_MM, 1)  # fmt: skip
+    return Catalogue("offtherails", tuple(entries))
+
+
+def _square_centre(board: Board, sq: int) -> tuple[float, float]:
+    row, col = divmod(sq, board.columns)
+    x = MARGIN_MM + (col + 0.5) * board.square_mm
+    y = MARGIN_MM + (board.rows - 1 - row + 0.5) * board.square_mm  # north at the top
+    return x, y
+
+
+@functools.cache
+def layout(board_name: str = "standard") -> Layout:
+    """The mat: the board's squares (north at the top), a card reveal slot east of the board."""
+    board = load_board(board_name)
+    size = board.square_mm
+    grid_w, grid_h = board.columns * size, board.rows * size
+    width = MARGIN_MM + grid_w + MARGIN_MM / 2 + SLOT_W_MM + MARGIN_MM
+    height = MARGIN_MM + grid_h + MARGIN_MM
+    locations = []
+    for sq, name in enumerate(board.names):
+        x, y = _square_centre(board, sq)
+        row, col = divmod(sq, board.columns)
+        sensor = (board.rows - 1 - row, col)  # sensor rows counted from the north edge
+        locations.append(Location(name, LocationKind.SQUARE, x, y, size, size, sensor))
+    slot_x = MARGIN_MM + grid_w + MARGIN_MM / 2 + SLOT_W_MM / 2
+    locations.append(
+        Location(REVEAL_SLOT, LocationKind.SLOT, slot_x, height / 2, SLOT_W_MM, SLOT_H_MM)
+    )
+    half = CORNER_MARKER_MM / 2 + 4
+    corners = (
+        CornerMarker(0, half, half, CORNER_MARKER_MM),
+        CornerMarker(1, width - half, half, CORNER_MARKER_MM),
+        CornerMarker(2, width - half, height - half, CORNER_MARKER_MM),
+        CornerMarker(3, half, height - half, CORNER_MARKER_MM),
+    )
+    return Layout(f"offtherails-{board.name}", width, height, tuple(locations), corners)
+
+
+def expected_table(state: OffTheRails) -> TableObservation:
+    """What should physically lie on each square now: tiles, minecarts, chasm tokens.
+
+    Jewels carry no markers (players see them on their phones), nor does a speed die.
+    """
+    board, d = state.board, state.d
+    pieces: dict[str, list[PlacedPiece]] = {}
+    for sq, tile in enumerate(d.tiles):
+        if tile is not None:
+            face = shape_of(tile.mask)
+            rotation = rotation_of(tile.mask)
+            pieces.setdefault(board.names[sq], []).append(
+                PlacedPiece(tile_piece(tile.kind, face), rotation)
+            )
+    for sq, colour in enumerate(d.chasm):
+        if colour is not None:
+            pieces.setdefault(board.names[sq], []).append(PlacedPiece(chasm_piece(colour.value)))
+    for cart in d.carts.values():
+        if cart.status is CartStatus.ON_BOARD:
+            die = cart.die.value if cart.die is not None else Die.WHITE.value  # solo: white
+            pieces.setdefault(board.names[cart.square], []).append(
+                PlacedPiece(cart_piece(cart.colour.value, die), int(cart.heading))
+            )
+    return TableObservation.of(pieces)

@@ -1,0 +1,128 @@
+"""Random games of every registered game, with the interface's invariants checked at every step."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+import rules
+from rules.core import CHANCE, IllegalAction
+from rules.playout import Policy, choose
+
+CASES = [
+    (name, players, policy, seed)
+    for name, info in sorted(rules.GAMES.items())
+    for players in range(info.min_players, info.max_players + 1)
+    for policy in (Policy.UNIFORM, Policy.BOT)
+    for seed in range(3)
+]
+MAX_STEPS = 5000
+
+
+@pytest.mark.parametrize(("game", "players", "policy", "seed"), CASES)
+def test_random_game_keeps_every_invariant(
+    game: str, players: int, policy: Policy, seed: int
+) -> None:
+    rng = random.Random(seed * 1000 + players)
+    state = rules.new_game(game, {"players": players}, seed)
+    previous_legal: list[rules.Action] = []
+    for _ in range(MAX_STEPS):
+        if state.is_over:
+            break
+        before = state.to_json()
+        legal = state.legal_actions()
+        assert legal, "a game that is not over offers at least one action"
+        assert len(set(legal)) == len(legal), "legal actions are listed once each"
+
+        # JSON round trip: the same state, the same choices
+        copy = type(state).from_json(before)
+        assert copy.to_json() == before
+        assert copy.legal_actions() == legal
+
+        if state.current_player == CHANCE:
+            outcomes = state.chance_outcomes()
+            assert math.isclose(sum(p for _, p in outcomes), 1.0, abs_tol=1e-9)
+            assert all(p > 0 for _, p in outcomes) or {a for a, p in outcomes if p > 0} == set(
+                legal
+            )
+        else:
+            assert state.chance_outcomes() == []
+
+        # every legal action applies, and undo restores exactly (a sample when there are many)
+        for action in rng.sample(legal, min(len(legal), 8)):
+            assert state.is_legal(action)
+            state.apply(action)
+            assert state.undo() == action
+            assert state.to_json() == before
+
+        # actions legal a moment ago but not now are refused, and refusing changes nothing
+        for stale in previous_legal[:20]:
+            if stale not in legal:
+                with pytest.raises(IllegalAction):
+                    state.apply(stale)
+                assert state.to_json() == before
+
+        # JSON of every action parses back to the same action
+        for action in legal[:20]:
+            assert state.parse_action(action.to_json()) == action
+
+        for seat in [None, *range(players)]:
+            assert isinstance(state.view(seat), dict)
+        action = choose(state, rng, policy)
+        state.apply(action)
+        assert state.invariants() == []
+        assert len(state.scores()) == players
+        previous_legal = legal
+    assert state.is_over, f"no end after {MAX_STEPS} steps"
+    assert state.current_player is None
+    assert state.legal_actions() == []
+    with pytest.raises(IllegalAction, match="over"):
+        state.apply(previous_legal[0])
+
+
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+def test_a_whole_game_undoes_back_to_the_start(game: str) -> None:
+    state = rules.new_game(game, {}, 5)
+    start = state.to_json()
+    rng = random.Random(5)
+    steps = 0
+    while not state.is_over:
+        state.apply(choose(state, rng, Policy.BOT))
+        steps += 1
+    for _ in range(steps):
+        state.undo()
+    assert state.to_json() == start
+    with pytest.raises(IndexError):
+        state.undo()
+
+
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+def test_the_same_seed_replays_the_same_game(game: str) -> None:
+    def play(seed: int) -> list[dict[str, object]]:
+        state = rules.new_game(game, {}, seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            state.apply(choose(state, rng, Policy.BOT))
+        return [a.to_json() for a in state.history]
+
+    assert play(11) == play(11)
+    assert play(11) != play(12)
+
+
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+def test_many_games_end_with_their_conservation_laws_intact(game: str) -> None:
+    info = rules.GAMES[game]
+    for players in range(info.min_players, info.max_players + 1):
+        for seed in range(30):
+            state = rules.new_game(game, {"players": players}, seed)
+            rng = random.Random(seed)
+            policy = Policy.BOT if seed % 2 else Policy.UNIFORM
+            for _ in range(MAX_STEPS):
+                if state.is_over:
+                    break
+                state.apply(choose(state, rng, policy))
+                problems = state.invariants()
+                assert not problems, (players, seed, problems)
+            assert state.is_over, (players, seed)

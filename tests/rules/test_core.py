@@ -1,0 +1,141 @@
+"""The shared rules interface: action JSON, options, errors, atomic apply."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from rules.core import BadOptions, IllegalAction, MalformedAction
+from rules.offtherails import actions as act
+from rules.offtherails.components import Direction, Gem, Side
+
+
+def started(players: int = 2) -> rules.State:
+    state = rules.new_game("offtherails", {"players": players}, 3)
+    state.apply({"type": "choose_side", "side": "north"})
+    import random
+
+    from rules.scenario import resolve_chance
+
+    resolve_chance(state, random.Random(3))
+    return state
+
+
+def test_registry_lists_offtherails() -> None:
+    assert "offtherails" in rules.GAMES
+    info = rules.game_info("offtherails")
+    assert (info.min_players, info.max_players) == (1, 4)
+
+
+def test_unknown_game_is_named() -> None:
+    with pytest.raises(KeyError, match="unknown game 'chess'"):
+        rules.new_game("chess")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"players": 5}, "option .players. is 5"),
+        ({"colour": "red"}, "unknown option"),
+        ({"end_on_deposit": "three"}, "'end_on_deposit' is 'three'"),
+        ({"bumper_carts": "yes"}, "bumper_carts"),
+    ],
+)
+def test_bad_options_name_what_is_wrong(options: dict[str, object], message: str) -> None:
+    with pytest.raises(BadOptions, match=message):
+        rules.new_game("offtherails", options)
+
+
+def test_every_action_type_round_trips_through_json() -> None:
+    samples = [
+        act.ChooseSide(Side.EAST),
+        act.PlaceTile("F6", "NS"),
+        act.Upgrade("F6", "NES"),
+        act.PlaceCart("red-white", "D12"),
+        act.SetSpeed("red-white", 4),
+        act.EndActions(),
+        act.MoveFirst("red-black"),
+        act.Route(Direction.W),
+        act.TakeJewel(Gem.DIAMOND),
+        act.Split((Gem.RUBY, Gem.ROCK)),
+        act.DropPile(2),
+    ]
+    for action in samples:
+        data = action.to_json()
+        assert data["type"] == action.TYPE
+        assert act.CODEC.parse(data) == action
+    assert act.Route(Direction.W).to_json() == {"type": "route", "exit": "W"}
+    assert act.Split((Gem.RUBY,)).to_json() == {"type": "split", "pile": ["ruby"]}
+    assert set(act.CODEC.classes) >= {a.TYPE for a in samples}
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"type": "fly"}, "unknown action type 'fly'"),
+        ({"square": "F6"}, "unknown action type None"),
+        ({"type": "place_tile", "square": "F6"}, "missing field 'exits'"),
+        ({"type": "set_speed", "cart": "red-white", "speed": "4"}, "'speed' must be an integer"),
+        ({"type": "route", "exit": "up"}, "'exit' is 'up', not one of N, E, S, W"),
+        ({"type": "end_actions", "why": 1}, "unknown field"),
+        (["place_tile"], "must be a JSON object"),
+    ],
+)
+def test_malformed_action_json_is_named(data: object, message: str) -> None:
+    with pytest.raises(MalformedAction, match=message):
+        act.CODEC.parse(data)  # type: ignore[arg-type]
+
+
+def test_illegal_action_is_a_value_error_naming_rule_and_input() -> None:
+    state = started()
+    before = state.to_json()
+    with pytest.raises(ValueError) as info:
+        state.apply({"type": "place_tile", "square": "D9", "exits": "NS"})
+    assert isinstance(info.value, IllegalAction)
+    text = str(info.value)
+    assert "place_tile(square=D9, exits=NS)" in text
+    assert "centre square of a mine" in text
+    assert state.to_json() == before
+
+
+def test_wrong_square_name_is_reported() -> None:
+    state = started()
+    with pytest.raises(IllegalAction, match="no square 'Z99'"):
+        state.apply({"type": "place_tile", "square": "Z99", "exits": "NS"})
+
+
+def test_chance_outcome_refused_while_a_player_acts() -> None:
+    state = started()
+    with pytest.raises(IllegalAction, match="chance outcome, but a player is to act"):
+        state.apply({"type": "draw_gem", "gem": "ruby"})
+
+
+def test_player_action_refused_while_chance_is_pending() -> None:
+    state = rules.new_game("offtherails", {"players": 2}, 1)
+    state.apply({"type": "choose_side", "side": "west"})
+    with pytest.raises(IllegalAction, match="chance is to be resolved"):
+        state.apply({"type": "end_actions"})
+
+
+def test_apply_is_atomic_when_the_engine_fails_midway(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = started()
+    before = state.to_json()
+    history = state.history
+
+    def boom(self: object) -> None:
+        raise RuntimeError("sensor fell off")
+
+    monkeypatch.setattr(type(state), "_action_used", boom)
+    with pytest.raises(RuntimeError):
+        state.apply({"type": "place_tile", "square": "F6", "exits": "NS"})
+    assert state.to_json() == before
+    assert state.history == history
+
+
+def test_state_json_names_the_game() -> None:
+    state = started()
+    data = state.to_json()
+    assert data["game"] == "offtherails"
+    assert rules.state_from_json(data).to_json() == data
+    with pytest.raises(ValueError, match="not 'offtherails'"):
+        type(state).from_json({**data, "game": "derailed"})
