@@ -1,0 +1,167 @@
+"""Sequences through the whole pipeline: hands, placements, light, calibration."""
+
+from collections.abc import Callable
+
+from conftest import STICKERS
+
+from vision.geometry import BoardGeometry, CornerMark
+from vision.markers import Image
+from vision.pipeline import VisionPipeline
+from vision.readings import CalibrationState, LocationState, SettledView
+from vision.render import Conditions, Light, TableRenderer, View
+from vision.sequence import MoveKind, Script, ScriptWriter
+from vision.synthetic import demo_piece
+
+Reader = Callable[[VisionPipeline, Image], SettledView]
+START = {"c3": (demo_piece(5, 1),), "h8": (demo_piece(9, 2),), "slot2": (demo_piece(57, 0),)}
+COND = Conditions(blur_sigma=0.9, noise_sigma=2.5)
+
+
+def run(renderer: TableRenderer, script: Script, view: View) -> list[SettledView]:
+    pipeline = VisionPipeline(renderer.board, STICKERS)
+    views = []
+    for f, img in script.render(renderer, view, COND, seed=5):
+        report = pipeline.process(img, f.index)
+        if report.settled is not None:
+            views.append(report.settled)
+    return views
+
+
+def writer(renderer: TableRenderer, view: View) -> ScriptWriter:
+    w = ScriptWriter(renderer, view, START, hand_frames=6, rest_frames=6, seed=2)
+    w.rest()
+    return w
+
+
+def test_a_hand_crossing_the_board_reports_no_change(renderer: TableRenderer) -> None:
+    view = View.overhead(renderer.board, tilt=0.05)
+    w = writer(renderer, view)
+    for target in ("c3", "f6", "h8", "slot2"):
+        w.cross(target)
+    views = run(renderer, w.script, view)
+    assert views[0].full_decode
+    assert [v.changed for v in views[1:]] == []
+
+
+def test_a_piece_placed_under_a_passing_hand_is_reported_once_it_leaves(
+    renderer: TableRenderer,
+) -> None:
+    view = View.overhead(renderer.board, turn_deg=-3)
+    w = writer(renderer, view)
+    w.change(MoveKind.PLACE, "e5", (demo_piece(20, 3),))
+    views = run(renderer, w.script, view)
+    (move,) = w.script.moves
+    (report,) = views[1:]
+    assert report.changed == {"e5"}
+    assert report.at("e5").ids_and_rotations() == ((20, 3),)
+    assert report.at("c3").ids_and_rotations() == ((5, 1),)
+    assert move.hands_gone <= report.frame_index <= move.hands_gone + 5
+
+
+def test_turns_removals_carts_and_cards_are_each_reported_with_the_square(
+    renderer: TableRenderer,
+) -> None:
+    view = View.overhead(renderer.board, tilt=0.1)
+    w = writer(renderer, view)
+    w.change(MoveKind.TURN, "c3", (demo_piece(5, 2),))
+    w.change(MoveKind.REMOVE, "h8", ())
+    w.change(MoveKind.CART, "c3", (demo_piece(5, 2), demo_piece(44, 1)))
+    w.change(MoveKind.CARD, "slot2", (demo_piece(58, 3),))
+    views = run(renderer, w.script, view)[1:]
+    assert [sorted(v.changed) for v in views] == [["c3"], ["h8"], ["c3"], ["slot2"]]
+    assert views[0].at("c3").ids_and_rotations() == ((5, 2),)
+    assert views[1].at("h8").state == LocationState.EMPTY
+    assert views[2].at("c3").ids_and_rotations() == ((44, 1),)
+    assert views[3].at("slot2").ids_and_rotations() == ((58, 3),)
+    for move, v in zip(w.script.moves, views, strict=True):
+        assert move.start <= v.frame_index < move.end
+
+
+def test_a_change_of_light_is_not_a_change_of_the_table(renderer: TableRenderer) -> None:
+    view = View.overhead(renderer.board)
+    w = writer(renderer, view)
+    w.relight(Light(0.8, 0.2, -0.1, 0.2))
+    w.relight(Light(1.05, -0.2, 0.2, 0.0))
+    w.relight(Light(0.7, 0.0, 0.0, 0.4))
+    views = run(renderer, w.script, view)
+    assert len(views) == 1 and views[0].full_decode
+
+
+def test_a_hand_that_rests_is_occluded_then_the_table_is_back(renderer: TableRenderer) -> None:
+    view = View.overhead(renderer.board)
+    w = writer(renderer, view)
+    w.change(MoveKind.PLACE, "e5", (demo_piece(20, 0),))
+    w.cross("h8", linger=8)
+    views = run(renderer, w.script, view)
+    occluded = [v for v in views if v.occluded]
+    assert occluded, "a resting hand must be reported as occlusion"
+    assert all(v.at("h8").state == LocationState.OCCLUDED for v in occluded)
+    assert all(not v.changed - {"e5"} for v in views[1:])
+    assert views[-1].occluded == frozenset()
+    assert views[-1].at("h8").ids_and_rotations() == ((9, 2),)
+
+
+def test_a_bumped_camera_is_recalibrated_with_a_full_decode(
+    renderer: TableRenderer, read_still: Reader
+) -> None:
+    board = renderer.board
+    pipeline = VisionPipeline(board, STICKERS)
+    first = read_still(pipeline, renderer.render(START, View.overhead(board), seed=1))
+    moved = renderer.render(START, View.overhead(board, shift=(25, -12), turn_deg=2), seed=2)
+    reports = [pipeline.process(moved) for _ in range(12)]
+    views = [r.settled for r in reports if r.settled is not None]
+    assert first.full_decode
+    assert len(views) == 1 and views[0].full_decode and views[0].changed == frozenset()
+    assert views[0].at("h8").ids_and_rotations() == ((9, 2),)
+
+
+def test_hidden_corners_make_calibration_lost_not_garbage(renderer: TableRenderer) -> None:
+    board = renderer.board
+    view = View.overhead(board)
+    pipeline = VisionPipeline(board, STICKERS)
+    for _ in range(4):
+        pipeline.process(renderer.render(START, view, seed=1))
+    covered = renderer.render(START, view, seed=1)
+    covered[:, :400] = (40, 40, 40)  # a sheet over the left half: two corners gone
+    states = [pipeline.process(covered).calibration for _ in range(60)]
+    assert states[0] == CalibrationState.CALIBRATED
+    assert states[-1] == CalibrationState.LOST
+    assert pipeline.calibrator.reason == "corner markers [0, 3] not seen"
+    reports = [pipeline.process(renderer.render(START, view, seed=3)) for _ in range(10)]
+    assert reports[-1].calibration == CalibrationState.CALIBRATED
+
+
+def test_a_layout_that_does_not_match_the_mat_is_implausible(renderer: TableRenderer) -> None:
+    board = renderer.board
+    c = board.corners
+    wrong = BoardGeometry(
+        "wrong",
+        board.width_mm,
+        board.height_mm,
+        board.locations,
+        (c[0], c[1], CornerMark(c[2].marker_id, c[2].x_mm - 60, c[2].y_mm, c[2].size_mm), c[3]),
+    )
+    pipeline = VisionPipeline(wrong, STICKERS)
+    report = pipeline.process(renderer.render(START, View.overhead(board), seed=1))
+    assert report.calibration == CalibrationState.IMPLAUSIBLE
+    assert report.settled is None
+    assert "disagree with the layout" in pipeline.calibrator.reason
+
+
+def test_a_mat_out_of_view_is_uncalibrated_and_says_which_corners(
+    renderer: TableRenderer,
+) -> None:
+    pipeline = VisionPipeline(renderer.board, STICKERS)
+    blank = renderer.render({}, View.overhead(renderer.board), seed=1)
+    blank[:] = 90
+    assert pipeline.process(blank).calibration == CalibrationState.UNCALIBRATED
+    assert pipeline.calibrator.reason == "corner markers [0, 1, 2, 3] not seen"
+
+
+def test_a_full_decode_on_request(renderer: TableRenderer, read_still: Reader) -> None:
+    pipeline = VisionPipeline(renderer.board, STICKERS)
+    frame = renderer.render(START, View.overhead(renderer.board), seed=1)
+    read_still(pipeline, frame)
+    pipeline.request_full_decode()
+    again = read_still(pipeline, frame)
+    assert again.full_decode and again.changed == frozenset()

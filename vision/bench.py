@@ -1,0 +1,135 @@
+"""The vision benchmark: a rendered game at 720p through our pipeline and through OpenCV's detector.
+
+Both run on the same frames in the same process, one thread. Figures: per-frame times (median),
+per-location accuracy on settled frames, false and missed changes per move, and report latency in
+frames from the moment the hands left to the settled view that reported the change.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+
+import cv2
+import numpy as np
+
+from vision.calibration import project
+from vision.markers import detect, make_detector
+from vision.pipeline import VisionPipeline
+from vision.readings import LocationState, SettledView, Stability
+from vision.render import Conditions, Light, TableRenderer, View
+from vision.sequence import Phase, Script, ScriptWriter, opening_table, visible_truth
+from vision.synthetic import demo_board, demo_stickers
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    """The printed figures of `railtable bench vision`."""
+
+    frames: int
+    moves: int
+    width: int
+    height: int
+    steady_ms_p50: float
+    steady_ms_p90: float
+    naive_ms_p50: float
+    speedup: float
+    square_accuracy: float
+    settled_frames: int
+    false_changes: int
+    missed_changes: int
+    report_latency_frames_p99: float
+    full_decodes: int
+
+    def as_dict(self) -> dict[str, float | int]:
+        return asdict(self)
+
+
+def run_bench(
+    moves: int = 24,
+    width: int = 1280,
+    height: int = 720,
+    seed: int = 7,
+    naive: bool = True,
+) -> BenchResult:
+    cv2.setNumThreads(1)
+    board = demo_board()
+    renderer = TableRenderer(board)
+    view = View.overhead(board, width, height, tilt=0.08, turn_deg=2.0)
+    conditions = Conditions(blur_sigma=0.9, noise_sigma=2.5, light=Light())
+    writer = ScriptWriter(renderer, view, opening_table(board, seed), seed=seed)
+    script = writer.random_game(moves)
+    pipeline = VisionPipeline(board, demo_stickers())
+    detector = make_detector(board.family)
+    ours: list[float] = []
+    theirs: list[float] = []
+    views: list[SettledView] = []
+    correct = total = settled_frames = 0
+    to_mat = None
+    for f, img in script.render(renderer, view, conditions, seed):
+        t0 = time.perf_counter()
+        report = pipeline.process(img, f.index)
+        t1 = time.perf_counter()
+        if report.settled is not None:
+            views.append(report.settled)
+        if report.settled is None and not report.decoded and f.index > 2 * writer.rest_frames:
+            ours.append((t1 - t0) * 1000)
+        if naive:
+            t2 = time.perf_counter()
+            gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+            found = detect(detector, gray)
+            if pipeline.calibrator.calibration is not None:
+                to_mat = pipeline.calibrator.calibration.image_to_mat
+            if to_mat is not None and found:
+                centres = np.array([m.centre for m in found])
+                project(to_mat, centres)  # where on the mat: the naive peer's location lookup
+            theirs.append((time.perf_counter() - t2) * 1000)
+        if (
+            f.phase == Phase.REST
+            and report.stability == Stability.SETTLED
+            and pipeline.last_view is not None
+        ):
+            settled_frames += 1
+            truth = visible_truth(f.content)
+            for r in pipeline.last_view.readings:
+                total += 1
+                ok = r.state != LocationState.OCCLUDED
+                correct += int(ok and r.ids_and_rotations() == truth.get(r.name, ()))
+    false_changes, missed, latencies = score_moves(script, views)
+    steady = float(np.median(ours)) if ours else float("nan")
+    naive_ms = float(np.median(theirs)) if theirs else float("nan")
+    return BenchResult(
+        frames=len(script.frames),
+        moves=len(script.moves),
+        width=width,
+        height=height,
+        steady_ms_p50=round(steady, 3),
+        steady_ms_p90=round(float(np.percentile(ours, 90)) if ours else float("nan"), 3),
+        naive_ms_p50=round(naive_ms, 3),
+        speedup=round(naive_ms / steady, 1) if ours and theirs else float("nan"),
+        square_accuracy=round(correct / total, 5) if total else 0.0,
+        settled_frames=settled_frames,
+        false_changes=false_changes,
+        missed_changes=missed,
+        report_latency_frames_p99=(
+            round(float(np.percentile(latencies, 99)), 2) if latencies else float("nan")
+        ),
+        full_decodes=sum(1 for v in views if v.full_decode),
+    )
+
+
+def score_moves(script: Script, views: list[SettledView]) -> tuple[int, int, list[int]]:
+    """Per move, compare locations reported changed within its frames with those truly changed."""
+    false_changes = missed = 0
+    latencies: list[int] = []
+    for move in script.moves:
+        inside = [v for v in views if move.start <= v.frame_index < move.end and not v.full_decode]
+        reported: set[str] = set()
+        for v in inside:
+            reported |= v.changed
+        false_changes += len(reported - move.changed)
+        missed += len(move.changed - reported)
+        hits = [v.frame_index for v in inside if v.changed & move.changed]
+        if move.changed and hits:
+            latencies.append(min(hits) - move.hands_gone)
+    return false_changes, missed, latencies

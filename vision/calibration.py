@@ -1,0 +1,252 @@
+"""Calibration: the mat-to-camera homography from four corner markers, kept while they stay put."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.geometry import BoardGeometry
+from vision.markers import DetectedMarker, Image, detect, make_corner_detector
+from vision.readings import CalibrationState
+
+Matrix = NDArray[np.float64]
+
+
+class ImplausibleCalibration(ValueError):
+    """The corner markers were found but do not describe the mat seen by a sane camera."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A trusted homography and where each corner marker's four corners lie in the image."""
+
+    mat_to_image: Matrix
+    corner_px: tuple[NDArray[np.float32], ...]
+    reprojection_px: float
+
+    @property
+    def image_to_mat(self) -> Matrix:
+        return np.asarray(np.linalg.inv(self.mat_to_image), dtype=np.float64)
+
+    def px_per_mm(self, board: BoardGeometry) -> float:
+        """Mean image scale over the mat (pixels per millimetre)."""
+        quad = project(self.mat_to_image, mat_outline(board))
+        area = cv2.contourArea(quad.astype(np.float32))
+        return float(np.sqrt(area / (board.width_mm * board.height_mm)))
+
+    def same_place(self, other: Calibration, tolerance_px: float = 1.5) -> bool:
+        return all(
+            float(np.abs(a - b).max()) <= tolerance_px
+            for a, b in zip(self.corner_px, other.corner_px, strict=True)
+        )
+
+
+def mat_outline(board: BoardGeometry) -> NDArray[np.float64]:
+    w, h = board.width_mm, board.height_mm
+    return np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
+
+
+def project(h: Matrix, pts_mm: NDArray[Any]) -> NDArray[np.float64]:
+    """Apply homography `h` to an (N, 2) array of points."""
+    src = np.asarray(pts_mm, dtype=np.float64).reshape(-1, 1, 2)
+    return np.asarray(cv2.perspectiveTransform(src, h), dtype=np.float64).reshape(-1, 2)
+
+
+def estimate(
+    board: BoardGeometry, found: dict[int, DetectedMarker], frame_size: tuple[int, int]
+) -> Calibration:
+    """Fit the homography to all 16 corner-marker corners and check it is plausible.
+
+    Raises `ImplausibleCalibration` naming what is wrong: a missing corner, a poor fit (a marker
+    moved on the mat, or a wrong layout), a mat that is folded, tiny, or partly outside the frame.
+    """
+    missing = [c.marker_id for c in board.corners if c.marker_id not in found]
+    if missing:
+        raise ImplausibleCalibration(f"corner markers {missing} not seen")
+    mm = np.array([p for c in board.corners for p in c.corners_mm()], dtype=np.float64)
+    px = np.vstack([found[c.marker_id].corners for c in board.corners]).astype(np.float64)
+    found_h, _ = cv2.findHomography(mm, px, 0)
+    if found_h is None:
+        raise ImplausibleCalibration("corner markers give no homography (degenerate positions)")
+    h = np.asarray(found_h, dtype=np.float64)
+    err = float(np.linalg.norm(project(h, mm) - px, axis=1).max())
+    side_px = float(np.mean([found[c.marker_id].side_px for c in board.corners]))
+    if err > max(3.0, 0.12 * side_px):
+        raise ImplausibleCalibration(
+            f"corner markers disagree with the layout by {err:.1f} px (a corner moved on the mat?)"
+        )
+    quad = project(h, mat_outline(board)).astype(np.float32)
+    if not cv2.isContourConvex(quad):
+        raise ImplausibleCalibration("the mat would be folded: its outline is not convex")
+    width, height = frame_size
+    area = cv2.contourArea(quad)
+    if area < 0.05 * width * height:
+        raise ImplausibleCalibration(
+            f"the mat covers only {100 * area / (width * height):.1f}% of the frame (under 5%)"
+        )
+    for r in board.locations:
+        corners = np.array([[r.x0, r.y0], [r.x1, r.y0], [r.x1, r.y1], [r.x0, r.y1]])
+        pts = project(h, corners)
+        if (pts < -1).any() or (pts[:, 0] > width).any() or (pts[:, 1] > height).any():
+            raise ImplausibleCalibration(f"location {r.name!r} lies outside the camera's frame")
+    corner_px = tuple(found[c.marker_id].corners.astype(np.float32) for c in board.corners)
+    return Calibration(h, corner_px, err)
+
+
+class CalibrationEvent(StrEnum):
+    """What one frame did to the calibration."""
+
+    KEPT = "kept"
+    NEW = "new"
+    NONE = "none"
+
+
+class Calibrator:
+    """Keeps the calibration: a cheap look at each corner per frame, a full search only when needed.
+
+    Each corner's patch is compared with the one seen at calibration. An undisturbed patch confirms
+    the corner. A disturbed one is decoded in a small window: found in place (light changed) it is
+    confirmed and its patch refreshed; found elsewhere, the corner moved and the homography is
+    re-estimated; not found, it is hidden (a hand). While two or more corners are unconfirmed the
+    whole frame is searched every `search_every` frames; after `lost_after` such frames, or when a
+    corner moved and the four cannot all be seen, the state is LOST and no squares are reported.
+    """
+
+    def __init__(self, board: BoardGeometry, *, search_every: int = 5, lost_after: int = 45):
+        self.board = board
+        self.search_every = search_every
+        self.lost_after = lost_after
+        self.state = CalibrationState.UNCALIBRATED
+        self.calibration: Calibration | None = None
+        self.reason = "no frame seen yet"
+        self._detector = make_corner_detector(board.family)
+        self._boxes: list[tuple[int, int, int, int]] = []
+        self._refs: list[Image] = []
+        self._unconfirmed_frames = 0
+        self._frames_since_search = 0
+
+    def update(self, gray: Image) -> CalibrationEvent:
+        """Look at one grey frame; returns NEW when a (re-)estimated calibration was adopted."""
+        if self.state != CalibrationState.CALIBRATED or self.calibration is None:
+            return self._search(gray, throttle=self.state != CalibrationState.UNCALIBRATED)
+        confirmed, moved = self._check_corners(gray)
+        if moved:
+            return self._search(gray, throttle=False)
+        if confirmed >= 3:
+            self._unconfirmed_frames = 0
+            return CalibrationEvent.KEPT
+        self._unconfirmed_frames += 1
+        if self._unconfirmed_frames % self.search_every == 0:
+            event = self._search(gray, throttle=False, keep_on_failure=True)
+            if event == CalibrationEvent.NEW:
+                return event
+        if self._unconfirmed_frames >= self.lost_after:
+            self._lose(
+                f"{4 - confirmed} corner markers unseen for {self._unconfirmed_frames} frames"
+            )
+        return (
+            CalibrationEvent.KEPT
+            if self.state == CalibrationState.CALIBRATED
+            else (CalibrationEvent.NONE)
+        )
+
+    def recalibrate(self) -> None:
+        """Forget the calibration; the next frames search for the corners again."""
+        self.state = CalibrationState.UNCALIBRATED
+        self.calibration = None
+        self.reason = "recalibration requested"
+
+    # --- internals ------------------------------------------------------------------------
+    def _lose(self, reason: str) -> None:
+        self.state = CalibrationState.LOST
+        self.reason = reason
+        self._frames_since_search = 0
+
+    def _search(
+        self, gray: Image, *, throttle: bool, keep_on_failure: bool = False
+    ) -> CalibrationEvent:
+        if throttle:
+            self._frames_since_search += 1
+            if self._frames_since_search < self.search_every:
+                return CalibrationEvent.NONE
+        self._frames_since_search = 0
+        ids = self.board.corner_ids
+        found = {m.marker_id: m for m in detect(self._detector, gray) if m.marker_id in ids}
+        try:
+            cal = estimate(self.board, found, (gray.shape[1], gray.shape[0]))
+        except ImplausibleCalibration as exc:
+            if keep_on_failure:
+                return CalibrationEvent.NONE
+            missing = len(ids - set(found))
+            if missing and self.state == CalibrationState.UNCALIBRATED:
+                self.reason = str(exc)
+            elif missing:
+                self._lose(str(exc))
+            else:
+                self.state = CalibrationState.IMPLAUSIBLE
+                self.reason = str(exc)
+            return CalibrationEvent.NONE
+        old = self.calibration
+        self._adopt(cal, gray)
+        if old is not None and old.same_place(cal):
+            return CalibrationEvent.KEPT
+        return CalibrationEvent.NEW
+
+    def _adopt(self, cal: Calibration, gray: Image) -> None:
+        self.calibration = cal
+        self.state = CalibrationState.CALIBRATED
+        self.reason = f"calibrated, corners fit within {cal.reprojection_px:.2f} px"
+        self._unconfirmed_frames = 0
+        h, w = gray.shape[:2]
+        self._boxes = []
+        for quad in cal.corner_px:
+            x0, y0 = quad.min(axis=0)
+            x1, y1 = quad.max(axis=0)
+            pad = 0.2 * max(x1 - x0, y1 - y0)
+            box = (
+                max(0, int(x0 - pad)),
+                max(0, int(y0 - pad)),
+                min(w, int(x1 + pad) + 1),
+                min(h, int(y1 + pad) + 1),
+            )
+            self._boxes.append(box)
+        self._refs = [gray[y0:y1, x0:x1].copy() for x0, y0, x1, y1 in self._boxes]
+
+    def _check_corners(self, gray: Image) -> tuple[int, bool]:
+        """How many corners are confirmed in place, and whether any was found moved."""
+        assert self.calibration is not None
+        confirmed, moved = 0, False
+        for i, (x0, y0, x1, y1) in enumerate(self._boxes):
+            patch = gray[y0:y1, x0:x1]
+            if patch.shape != self._refs[i].shape:
+                continue
+            diff = cv2.absdiff(patch, self._refs[i])
+            if np.count_nonzero(diff > 40) <= 0.04 * diff.size:
+                confirmed += 1
+                continue
+            where = self._find_corner(gray, i)
+            if where is None:
+                continue
+            if float(np.abs(where - self.calibration.corner_px[i]).max()) <= 1.5:
+                confirmed += 1
+                self._refs[i] = patch.copy()
+            else:
+                moved = True
+        return confirmed, moved
+
+    def _find_corner(self, gray: Image, i: int) -> NDArray[np.float32] | None:
+        x0, y0, x1, y1 = self._boxes[i]
+        pad_x, pad_y = (x1 - x0) // 2, (y1 - y0) // 2
+        h, w = gray.shape[:2]
+        ax0, ay0 = max(0, x0 - pad_x), max(0, y0 - pad_y)
+        window = gray[ay0 : min(h, y1 + pad_y), ax0 : min(w, x1 + pad_x)]
+        want = self.board.corners[i].marker_id
+        for m in detect(self._detector, window):
+            if m.marker_id == want:
+                return m.corners + np.array([ax0, ay0], dtype=np.float32)
+        return None

@@ -1,0 +1,186 @@
+"""The vision pipeline: a frame in; calibration, stability and, on a change, a settled view out.
+
+Per frame it converts to grey, lets the calibrator glance at the corners, warps one small board and
+measures motion per location. Markers are decoded only when the view settles, and only for the
+locations whose look changed since the last settled view (all of them on start, recalibration or
+request).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.calibration import CalibrationEvent, Calibrator
+from vision.change import ChangeThresholds, compare, motion_counts
+from vision.decode import DecodeSettings, LocationDecoder
+from vision.geometry import BoardGeometry, Sticker
+from vision.markers import Image
+from vision.readings import (
+    CalibrationState,
+    FrameReport,
+    LocationReading,
+    LocationState,
+    SettledView,
+    Stability,
+)
+from vision.stabiliser import Stabiliser
+from vision.warp import BoardWarper
+
+
+@dataclass(frozen=True)
+class PipelineSettings:
+    """Knobs: still frames to settle, motion threshold (grey levels, cells), sub-settings."""
+
+    still_frames: int = 3
+    motion_threshold: int = 16
+    motion_cells: int = 2
+    cell_mm: float = 2.0
+    change: ChangeThresholds = field(default_factory=ChangeThresholds)
+    decode: DecodeSettings = field(default_factory=DecodeSettings)
+
+
+class VisionPipeline:
+    """Stateful, single-threaded; feed it frames in order with `process`."""
+
+    def __init__(
+        self,
+        board: BoardGeometry,
+        stickers: Iterable[Sticker],
+        settings: PipelineSettings = PipelineSettings(),
+    ) -> None:
+        self.board = board
+        self.marker_sizes = {
+            s.marker_id: s.size_mm for s in stickers if s.marker_id not in board.corner_ids
+        }
+        self.settings = settings
+        self.calibrator = Calibrator(board)
+        self.stabiliser = Stabiliser(settings.still_frames)
+        self.warper: BoardWarper | None = None
+        self.decoder: LocationDecoder | None = None
+        self.last_view: SettledView | None = None
+        self.moving: frozenset[str] = frozenset()
+        self._frame_index = -1
+        self._prev: Image | None = None
+        self._ref: Image | None = None
+        self._known: dict[str, LocationReading] = {}
+        self._occluded: set[str] = set()
+        self._full_pending = True
+
+    def request_full_decode(self) -> None:
+        """Decode every location at the next settled view."""
+        self._full_pending = True
+        self.stabiliser.unsettle()
+
+    def process(self, frame: Image, frame_index: int | None = None) -> FrameReport:
+        self._frame_index = self._frame_index + 1 if frame_index is None else frame_index
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        event = self.calibrator.update(gray)
+        state = self.calibrator.state
+        if state != CalibrationState.CALIBRATED:
+            self._prev = None
+            self.stabiliser.unsettle()
+            self.moving = frozenset()
+            return FrameReport(self._frame_index, state, Stability.UNSETTLED, frozenset(), 0)
+        if event == CalibrationEvent.NEW or self.warper is None:
+            self._start_calibration()
+        assert self.warper is not None
+        small = self.warper.small_board(gray)
+        motion = True
+        moving: frozenset[str] = frozenset()
+        if self._prev is not None:
+            counts = motion_counts(
+                self._prev, small, self.warper.boxes, self.settings.motion_threshold
+            )
+            moving = frozenset(
+                n
+                for n, c in zip(self.warper.boxes.names, counts, strict=True)
+                if c >= self.settings.motion_cells
+            )
+            whole = cv2.absdiff(self._prev, small)
+            motion = bool(moving) or int(
+                np.count_nonzero(whole > self.settings.motion_threshold)
+            ) >= (self.settings.motion_cells)
+        self._prev = small
+        self.moving = moving
+        settled = None
+        decoded = 0
+        if self.stabiliser.step(motion):
+            settled, decoded = self._settle(frame, small)
+        return FrameReport(
+            self._frame_index, state, self.stabiliser.state, moving, decoded, settled
+        )
+
+    # --- internals ------------------------------------------------------------------------
+    def _start_calibration(self) -> None:
+        cal = self.calibrator.calibration
+        assert cal is not None
+        self.warper = BoardWarper(self.board, cal, self.settings.cell_mm)
+        self._prev = None
+        self._ref = None
+        self._full_pending = True
+        self.stabiliser.unsettle()
+
+    def _settle(self, frame: Image, small: Image) -> tuple[SettledView | None, int]:
+        assert self.warper is not None
+        boxes = self.warper.boxes
+        full = self._full_pending or self._ref is None
+        mat_white = float(np.percentile(small, 90))
+        self.decoder = LocationDecoder(
+            self.board, self.warper, self.marker_sizes, mat_white, self.settings.decode
+        )
+        if full:
+            to_decode = set(boxes.names)
+            unchanged: set[str] = set()
+            self._ref = small.copy()
+        else:
+            assert self._ref is not None
+            cmp = compare(self._ref, small, boxes, self.settings.change)
+            to_decode = set(cmp.changed)
+            unchanged = set(boxes.names) - to_decode
+        changed: set[str] = set()
+        previously_occluded = set(self._occluded)
+        for i, name in enumerate(boxes.names):
+            if name in unchanged:
+                self._occluded.discard(name)  # back to how it looked when last read
+                self._copy_ref(small, i)
+                continue
+            if name not in to_decode:
+                continue
+            reading = self.decoder.decode(frame, self.board.location(name))
+            if reading.state == LocationState.OCCLUDED:
+                self._occluded.add(name)
+                continue
+            self._occluded.discard(name)
+            self._copy_ref(small, i)
+            old = self._known.get(name)
+            if old is None or not old.same_content(reading):
+                changed.add(name)
+            self._known[name] = reading
+        self._full_pending = False
+        if not full and not changed and self._occluded == previously_occluded:
+            return None, len(to_decode)
+        readings = tuple(
+            LocationReading(
+                n, LocationState.OCCLUDED, self._known[n].markers if n in self._known else ()
+            )
+            if n in self._occluded
+            else self._known[n]
+            for n in boxes.names
+            if n in self._known or n in self._occluded
+        )
+        view = SettledView(
+            self._frame_index, readings, frozenset(changed), frozenset(self._occluded), full
+        )
+        self.last_view = view
+        return view, len(to_decode)
+
+    def _copy_ref(self, small: Image, i: int) -> None:
+        assert self._ref is not None and self.warper is not None
+        b = self.warper.boxes
+        self._ref[b.y0[i] : b.y1[i], b.x0[i] : b.x1[i]] = small[
+            b.y0[i] : b.y1[i], b.x0[i] : b.x1[i]
+        ]

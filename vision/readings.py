@@ -1,0 +1,94 @@
+"""What vision reports: markers read per location, occlusion, calibration and stability states."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class LocationState(StrEnum):
+    """A settled location: plain mat, markers on it, or covered by something not a marker."""
+
+    EMPTY = "empty"
+    OCCUPIED = "occupied"
+    OCCLUDED = "occluded"
+
+
+class CalibrationState(StrEnum):
+    """Whether the mat-to-camera homography can be trusted."""
+
+    UNCALIBRATED = "uncalibrated"
+    CALIBRATED = "calibrated"
+    LOST = "lost"
+    IMPLAUSIBLE = "implausible"
+
+
+class Stability(StrEnum):
+    """Whether the warped board is still (settled) or something moves over it (unsettled)."""
+
+    SETTLED = "settled"
+    UNSETTLED = "unsettled"
+
+
+@dataclass(frozen=True, order=True)
+class MarkerReading:
+    """One marker: id, quarter turns clockwise (0-3), confidence 0-1, centre on the mat (mm)."""
+
+    marker_id: int
+    rotation: int
+    confidence: float
+    x_mm: float
+    y_mm: float
+
+
+@dataclass(frozen=True)
+class LocationReading:
+    """A location's state and the markers seen on it (sorted by id)."""
+
+    name: str
+    state: LocationState
+    markers: tuple[MarkerReading, ...] = ()
+
+    def ids_and_rotations(self) -> tuple[tuple[int, int], ...]:
+        return tuple(sorted((m.marker_id, m.rotation) for m in self.markers))
+
+    def same_content(self, other: LocationReading) -> bool:
+        """Same state and markers at the same rotations (confidence and position ignored)."""
+        return self.state == other.state and self.ids_and_rotations() == other.ids_and_rotations()
+
+
+@dataclass(frozen=True)
+class SettledView:
+    """The table once it stood still: every location's reading and which changed since the last.
+
+    `changed` names locations whose definite content (empty or markers) differs from the previous
+    settled view; `occluded` names locations covered by something that is not a marker.
+    """
+
+    frame_index: int
+    readings: tuple[LocationReading, ...]
+    changed: frozenset[str]
+    occluded: frozenset[str]
+    full_decode: bool
+
+    def as_dict(self) -> Mapping[str, LocationReading]:
+        return {r.name: r for r in self.readings}
+
+    def at(self, name: str) -> LocationReading:
+        for r in self.readings:
+            if r.name == name:
+                return r
+        raise KeyError(f"no location named {name!r} in this view")
+
+
+@dataclass(frozen=True)
+class FrameReport:
+    """One processed frame: states, locations moving, and a settled view if one formed."""
+
+    frame_index: int
+    calibration: CalibrationState
+    stability: Stability
+    moving: frozenset[str]
+    decoded: int
+    settled: SettledView | None = None
