@@ -15,8 +15,8 @@ class RetransmitPolicy:
 
     initial_rto_s: float = 0.1
     min_rto_s: float = 0.03
-    max_rto_s: float = 1.0
-    max_attempts: int = 10
+    max_rto_s: float = 0.25
+    max_attempts: int = 6
 
 
 class RtoEstimator:
@@ -131,6 +131,9 @@ class ReliableSender:
             if flight.attempts >= self.policy.max_attempts:
                 f = flight
                 ended.append(Completion(f.ticket, f.command, Outcome.GAVE_UP, None, f.attempts))
+                # Losses on a serial line are noise, not congestion: the next command starts
+                # from the measured timeout again.
+                self.rto.restore()
                 self._in_flight = None
             else:
                 self.rto.back_off()

@@ -133,6 +133,7 @@ class Session:
         self._snapshot_wanted = True
         self._last_ask_at = float("-inf")
         self._partial_since: float | None = None
+        self._leds_per_frame = MAX_LEDS_PER_FRAME
         self._board_leds: dict[Square, Color] = {}
         self._board_scan: ScanSettings | None = None
         self._leds_in_flight: dict[Square, Color] | None = None
@@ -203,11 +204,12 @@ class Session:
             self._out += encode_command(send.seq, send.command)
             self.counters.frames_sent += 1
         for completion in ended:
+            # Given up on, and counted; the intent is still unmet, so it goes out again, in
+            # smaller frames. A board that is gone falls silent and is caught by the timeout.
             self.counters.commands_failed += 1
-            raise LinkLost(
-                f"{type(completion.command).__name__} unacknowledged after "
-                f"{completion.attempts} sends"
-            )
+            if isinstance(completion.command, SetLeds):
+                self._leds_per_frame = max(1, len(completion.command.colors) // 2)
+                self._leds_in_flight = None
 
     def take_output(self) -> bytes:
         """Bytes to write to the port."""
@@ -296,6 +298,11 @@ class Session:
             self.counters.commands_failed += 1
         command = completion.command
         if isinstance(command, SetLeds) and self._leds_in_flight is not None:
+            # Long frames rarely cross a noisy line whole: shrink them while they need resends.
+            if completion.attempts > 1:
+                self._leds_per_frame = max(1, len(command.colors) // 2)
+            else:
+                self._leds_per_frame = min(MAX_LEDS_PER_FRAME, self._leds_per_frame * 2)
             if completion.outcome is Outcome.ACKED:
                 self._board_leds.update(self._leds_in_flight)
             self._leds_in_flight = None
@@ -326,7 +333,7 @@ class Session:
             if self._board_leds.get(square) != color
         }
         if pending:
-            chunk = dict(list(pending.items())[:MAX_LEDS_PER_FRAME])
+            chunk = dict(list(pending.items())[: self._leds_per_frame])
             self._leds_in_flight = chunk
             return SetLeds(self.identity.cols, tuple(chunk.items()))
         return None

@@ -138,7 +138,7 @@ def test_silent_board_is_declared_lost():
         wire.step(3000)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
 def test_five_percent_corruption_loses_no_change_and_invents_none(seed):
     wire = Wire(rows=8, cols=8, seed=seed, corruption=0.05)
     wire.intent.leds.update({Square(i, i): Color(i, 0, 0) for i in range(8)})
