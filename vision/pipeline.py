@@ -70,6 +70,20 @@ class VisionPipeline:
         self._occluded: set[str] = set()
         self._full_pending = True
 
+    def annotated_jpeg(self, frame: Image, quality: int = 80) -> bytes:
+        """The camera view for the web page: `frame` annotated with the last settled view."""
+        from vision.annotate import annotate, to_jpeg
+
+        image = annotate(
+            frame,
+            self.board,
+            self.calibrator.calibration,
+            self.calibrator.state,
+            self.last_view,
+            self.moving,
+        )
+        return to_jpeg(image, quality)
+
     def request_full_decode(self) -> None:
         """Decode every location at the next settled view."""
         self._full_pending = True

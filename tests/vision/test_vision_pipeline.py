@@ -165,3 +165,18 @@ def test_a_full_decode_on_request(renderer: TableRenderer, read_still: Reader) -
     pipeline.request_full_decode()
     again = read_still(pipeline, frame)
     assert again.full_decode and again.changed == frozenset()
+
+
+def test_annotated_jpeg_shows_the_settled_view(renderer: TableRenderer, read_still: Reader) -> None:
+    import cv2
+    import numpy as np
+
+    pipeline = VisionPipeline(renderer.board, STICKERS)
+    frame = renderer.render(START, View.overhead(renderer.board), seed=1)
+    read_still(pipeline, frame)
+    data = pipeline.annotated_jpeg(frame)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert data[:2] == b"\xff\xd8" and image.shape == frame.shape
+    b, g, r = (image[:, :, i].astype(int) for i in range(3))
+    green = (g > b + 50) & (g > r + 50)
+    assert np.count_nonzero(green) > 100  # occupied locations outlined in green

@@ -1,0 +1,281 @@
+"""Frame sources: a camera that reconnects by itself, recorded frames (folder or video), synthetic.
+
+Every source has `read() -> Frame | None` (None: no frame now, or the recording has ended) and
+`close()`. The camera's only I/O seam is its capture factory (`cv2.VideoCapture` by default),
+so tests plug in a fake that fails and recovers. `CameraThread` is the one place with a thread.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Protocol
+
+from vision.markers import Image
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One picture from a source: its number from the source's start, the image, when it came."""
+
+    index: int
+    image: Image
+    timestamp: float
+
+
+class FrameSource(Protocol):
+    def read(self) -> Frame | None: ...
+
+    def close(self) -> None: ...
+
+
+class Capture(Protocol):
+    """The part of `cv2.VideoCapture` a source uses."""
+
+    def isOpened(self) -> bool: ...
+
+    def read(self) -> tuple[bool, Any]: ...
+
+    def release(self) -> None: ...
+
+
+CaptureFactory = Callable[[int | str], Capture]
+
+
+def _opencv_capture(address: int | str) -> Capture:
+    import cv2
+
+    capture: Capture = cv2.VideoCapture(address)
+    return capture
+
+
+def camera_address(text: str) -> int | str:
+    """A device index ("0") as an int; a file path or stream URL as it is."""
+    return int(text) if text.isdigit() else text
+
+
+class CameraState(StrEnum):
+    """The camera link as the web page shows it."""
+
+    CONNECTING = "connecting"
+    STREAMING = "streaming"
+    DISCONNECTED = "disconnected"
+    CLOSED = "closed"
+
+
+@dataclass
+class Backoff:
+    """Delay before the next reopen: doubles from `first` up to `longest`, reset by a frame."""
+
+    first: float = 0.5
+    longest: float = 5.0
+    current: float = 0.0
+
+    def next_delay(self) -> float:
+        self.current = self.first if self.current == 0 else min(self.longest, self.current * 2)
+        return self.current
+
+    def reset(self) -> None:
+        self.current = 0.0
+
+
+class CameraSource:
+    """A live camera (device index, file or stream URL) that reopens itself after a failure.
+
+    `read` never blocks on a dead camera: while disconnected it returns None until the backoff
+    delay has passed, then tries to reopen once. `state`, `reason` and `reconnects` say how it is.
+    """
+
+    def __init__(
+        self,
+        address: int | str,
+        factory: CaptureFactory = _opencv_capture,
+        clock: Callable[[], float] = time.monotonic,
+        backoff: Backoff | None = None,
+    ) -> None:
+        self.address = address
+        self.factory = factory
+        self.clock = clock
+        self.backoff = backoff or Backoff()
+        self.state = CameraState.CONNECTING
+        self.reason = "not opened yet"
+        self.reconnects = 0
+        self._capture: Capture | None = None
+        self._retry_at = 0.0
+        self._index = 0
+        self._ever_streamed = False
+
+    def read(self) -> Frame | None:
+        if self.state == CameraState.CLOSED:
+            return None
+        if self._capture is None and not self._open():
+            return None
+        assert self._capture is not None
+        ok, image = self._capture.read()
+        if not ok or image is None:
+            self._drop(f"camera {self.address!r} gave no frame (unplugged?)")
+            return None
+        if self.state != CameraState.STREAMING:
+            if self._ever_streamed:
+                self.reconnects += 1
+            self._ever_streamed = True
+            self.state = CameraState.STREAMING
+            self.reason = "streaming"
+        self.backoff.reset()
+        frame = Frame(self._index, image, self.clock())
+        self._index += 1
+        return frame
+
+    def close(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+        self.state = CameraState.CLOSED
+        self.reason = "closed"
+
+    def _open(self) -> bool:
+        now = self.clock()
+        if now < self._retry_at:
+            return False
+        try:
+            capture = self.factory(self.address)
+        except Exception as exc:  # a driver may raise instead of reporting failure
+            self._drop(f"camera {self.address!r} could not be opened: {exc}")
+            return False
+        if not capture.isOpened():
+            capture.release()
+            self._drop(f"camera {self.address!r} could not be opened")
+            return False
+        self._capture = capture
+        return True
+
+    def _drop(self, reason: str) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+        self.state = CameraState.DISCONNECTED if self._ever_streamed else CameraState.CONNECTING
+        self.reason = reason
+        self._retry_at = self.clock() + self.backoff.next_delay()
+
+
+class CameraThread:
+    """Reads a source continuously in a daemon thread and keeps only the latest frame."""
+
+    def __init__(self, source: CameraSource, idle_s: float = 0.05) -> None:
+        self.source = source
+        self.idle_s = idle_s
+        self._latest: Frame | None = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+
+    def start(self) -> CameraThread:
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 2.0) -> None:
+        self._stop.set()
+        self._thread.join(timeout)
+        self.source.close()
+
+    def latest(self) -> Frame | None:
+        with self._lock:
+            return self._latest
+
+    @property
+    def state(self) -> CameraState:
+        return self.source.state
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            frame = self.source.read()
+            if frame is None:
+                self._stop.wait(self.idle_s)
+                continue
+            with self._lock:
+                self._latest = frame
+
+
+class FolderSource:
+    """Recorded frames: the image files of a folder in name order."""
+
+    def __init__(self, folder: Path, clock: Callable[[], float] = time.monotonic) -> None:
+        self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.paths:
+            raise ValueError(f"no image files ({', '.join(IMAGE_SUFFIXES)}) in {folder}")
+        self.clock = clock
+        self._next = 0
+
+    def read(self) -> Frame | None:
+        import cv2
+
+        while self._next < len(self.paths):
+            path = self.paths[self._next]
+            self._next += 1
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is not None:
+                return Frame(self._next - 1, image, self.clock())
+        return None
+
+    def close(self) -> None:
+        self._next = len(self.paths)
+
+
+class VideoFileSource:
+    """Recorded frames from a video file, read once to its end (no reconnecting)."""
+
+    def __init__(
+        self,
+        path: Path,
+        factory: CaptureFactory = _opencv_capture,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.capture = factory(str(path))
+        if not self.capture.isOpened():
+            raise ValueError(f"cannot open video file {path}")
+        self.clock = clock
+        self._index = 0
+
+    def read(self) -> Frame | None:
+        ok, image = self.capture.read()
+        if not ok or image is None:
+            return None
+        self._index += 1
+        return Frame(self._index - 1, image, self.clock())
+
+    def close(self) -> None:
+        self.capture.release()
+
+
+def open_recorded(path: Path) -> FolderSource | VideoFileSource:
+    """A folder of images or a video file, by what `path` is."""
+    if path.is_dir():
+        return FolderSource(path)
+    if path.is_file():
+        return VideoFileSource(path)
+    raise ValueError(f"no such folder or video file: {path}")
+
+
+class SyntheticSource:
+    """Rendered frames from any iterator of images (a `Script.render`, a still table...)."""
+
+    def __init__(self, images: Iterator[Image], clock: Callable[[], float] = time.monotonic):
+        self.images = images
+        self.clock = clock
+        self._index = 0
+
+    def read(self) -> Frame | None:
+        image = next(self.images, None)
+        if image is None:
+            return None
+        self._index += 1
+        return Frame(self._index - 1, image, self.clock())
+
+    def close(self) -> None:
+        self.images = iter(())
