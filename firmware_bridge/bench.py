@@ -92,7 +92,9 @@ def _throughput(
     return (len(deliveries.seen) - before) / elapsed
 
 
-def measure(samples: int, rows: int, cols: int, baudrate: int, seed: int) -> dict[str, object]:
+def measure(
+    samples: int, rows: int, cols: int, baudrate: int, seed: int, throughput_s: float = 2.0
+) -> dict[str, object]:
     """Run the virtual board and the link in this process and measure them."""
     rng = random.Random(seed)
     deliveries = _Deliveries()
@@ -105,7 +107,7 @@ def measure(samples: int, rows: int, cols: int, baudrate: int, seed: int) -> dic
         link.wait_connected(5)
         time.sleep(0.05)
         clean, clean_missed = _timed_changes(board, deliveries, samples, rng)
-        events_per_s = _throughput(board, deliveries, 2.0, rng)
+        events_per_s = _throughput(board, deliveries, throughput_s, rng)
         board.set_faults(Faults(corruption_rate=0.05))
         corrupted, corrupted_missed = _timed_changes(board, deliveries, samples, rng)
         health = link.health()
@@ -129,7 +131,9 @@ def measure(samples: int, rows: int, cols: int, baudrate: int, seed: int) -> dic
 
 def run(args: argparse.Namespace) -> int:
     """Handler of `railtable bench link`."""
-    figures = measure(args.samples, args.rows, args.cols, args.baud, args.seed)
+    figures = measure(
+        args.samples, args.rows, args.cols, args.baud, args.seed, args.throughput_seconds
+    )
     if args.json:
         print(json.dumps(figures))
     else:

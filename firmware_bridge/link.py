@@ -61,8 +61,10 @@ def open_serial_url(url: str, baudrate: int, timeout: float) -> SerialPort:
     """Open a pyserial URL: a device path, a pty, or any scheme pyserial knows."""
     import serial
 
-    port: SerialPort = serial.serial_for_url(url, baudrate=baudrate, timeout=timeout)
-    return port
+    port = serial.serial_for_url(url, baudrate=baudrate, timeout=timeout)
+    port.reset_input_buffer()  # whatever arrived before the handshake is stale
+    opened: SerialPort = port
+    return opened
 
 
 class LinkStopped(RuntimeError):

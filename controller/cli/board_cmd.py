@@ -46,6 +46,9 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     link.add_argument("--cols", type=int, default=8)
     link.add_argument("--baud", type=int, default=115200)
     link.add_argument("--seed", type=int, default=1)
+    link.add_argument(
+        "--throughput-seconds", type=float, default=2.0, help="length of the events_per_s run"
+    )
     link.set_defaults(handler=_bench_link)
 
 

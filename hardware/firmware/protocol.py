@@ -132,25 +132,25 @@ class FrameReader:
 
     def feed(self, data: bytes) -> list[tuple[int, int, bytes]]:
         """Take received bytes; return the good frames completed by them."""
-        self._pending.extend(data)
+        # Byte by byte: the host sends little, and this needs nothing MicroPython might lack.
         frames: list[tuple[int, int, bytes]] = []
-        while True:
-            end = self._pending.find(bytes((SYNC,)))
-            if end < 0:
-                if len(self._pending) > MAX_STUFFED:
+        for byte in data:
+            if byte != SYNC:
+                if len(self._pending) >= MAX_STUFFED:
                     self._pending = bytearray()
                     self.rejected += 1
-                return frames
-            chunk = bytes(self._pending[:end])
-            self._pending = self._pending[end + 1 :]
-            if not chunk:
+                self._pending.append(byte)
                 continue
-            body = unstuff(chunk)
+            if not self._pending:
+                continue  # idle line, or between two frames
+            body = unstuff(bytes(self._pending))
+            self._pending = bytearray()
             if body is None or not check_body(body):
                 self.rejected += 1
                 continue
             self.frames += 1
             frames.append((body[1], body[2], body[HEADER_SIZE:-CRC_SIZE]))
+        return frames
 
 
 def encode_identity(

@@ -1,0 +1,62 @@
+import argparse
+import json
+
+import pytest
+
+from controller.cli import board_cmd
+from firmware_bridge import bench
+from hardware.sim_console import ConsoleError, Quit, execute
+from hardware.virtual_board import VirtualBoard
+
+
+def parser():
+    root = argparse.ArgumentParser(prog="railtable")
+    commands = root.add_subparsers(dest="command", required=True)
+    bench_parser = commands.add_parser("bench")
+    benches = bench_parser.add_subparsers(dest="bench_target", required=True)
+    board_cmd.register(commands, benches)
+    return root
+
+
+def test_sim_board_and_link_bench_are_registered_with_handlers():
+    args = parser().parse_args(["sim-board", "--rows", "4", "--corrupt", "0.05"])
+    assert args.rows == 4 and args.corrupt == 0.05 and callable(args.handler)
+    args = parser().parse_args(["bench", "link", "--json", "--samples", "5"])
+    assert args.json and args.samples == 5 and callable(args.handler)
+
+
+def test_bench_prints_one_json_object_with_the_named_figures(capsys):
+    args = parser().parse_args(
+        ["bench", "link", "--json", "--samples", "8", "--throughput-seconds", "0.2"]
+    )
+    assert bench.run(args) == 0
+    figures = json.loads(capsys.readouterr().out)
+    for key in (
+        "events_per_s",
+        "change_latency_p50_ms",
+        "change_latency_p99_ms",
+        "delivered_fraction_at_5pct_corruption",
+    ):
+        assert isinstance(figures[key], float | int), key
+    assert figures["change_latency_p50_ms"] <= figures["change_latency_p99_ms"]
+    assert 0.0 <= figures["delivered_fraction_at_5pct_corruption"] <= 1.0
+
+
+def test_console_drives_the_board_and_names_bad_lines():
+    with VirtualBoard(4, 4, seed=3) as board:
+        assert execute(board, "place 1 2") == "place (1, 2)"
+        assert board.magnets == {(1, 2)}
+        execute(board, "lift 1 2")
+        assert board.magnets == frozenset()
+        assert "corruption_rate=0.1" in execute(board, "corrupt 0.1")
+        assert "delay_ms=5.0" in execute(board, "delay 5")
+        assert "magnets: none" in execute(board, "show")
+        assert execute(board, "") == ""
+        with pytest.raises(ConsoleError, match=r"'place 9 9': square \(9, 9\) outside"):
+            execute(board, "place 9 9")
+        with pytest.raises(ConsoleError, match=r"within 0\.\.1"):
+            execute(board, "drop 2")
+        with pytest.raises(ConsoleError, match="'jump'"):
+            execute(board, "jump")
+        with pytest.raises(Quit):
+            execute(board, "quit")
