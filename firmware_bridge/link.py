@@ -288,7 +288,7 @@ class BoardLink:
         )
 
     async def events(self) -> AsyncIterator[BoardEvent]:
-        """Events from now on, delivered on the calling event loop."""
+        """Events from the first iteration on, delivered on the iterating event loop."""
         queue: asyncio.Queue[BoardEvent] = asyncio.Queue()
         subscriber = (asyncio.get_running_loop(), queue)
         with self._lock:
@@ -355,8 +355,10 @@ class BoardLink:
                 port.write(out)
             data = port.read(max(1, port.in_waiting))
             if data:
+                heard_before = session.last_frame_at
                 session.receive(data, self._clock())
-                self._last_seen = self._wall_clock()
+                if session.last_frame_at != heard_before:
+                    self._last_seen = self._wall_clock()
             self._deliver(session)
             if session.in_sync:
                 self._resolve_waiting()

@@ -1,6 +1,8 @@
 """The real firmware logic on a pseudo-terminal against the real link, through pyserial."""
 
+import asyncio
 import itertools
+import json
 import random
 import time
 
@@ -189,3 +191,28 @@ def test_missing_port_is_retried_and_named():
         assert link.state is LinkState.DISCONNECTED
     finally:
         link.stop()
+
+
+def test_events_arrive_through_an_async_iterator_and_health_serialises(board):
+    async def watch():
+        link = BoardLink(str(board.path), backoff=FAST_BACKOFF).start()
+        try:
+            events = link.events()
+            waiting = asyncio.ensure_future(anext(events))
+            await asyncio.sleep(0)  # the iterator is now subscribed
+            board.place(6, 1)
+            seen = []
+            while not any(isinstance(e, OccupancyChanged) and e.changes for e in seen):
+                seen.append(await asyncio.wait_for(waiting, 5))
+                waiting = asyncio.ensure_future(anext(events))
+            waiting.cancel()
+            await events.aclose()
+            return seen, link.health()
+        finally:
+            link.stop()
+
+    seen, health = asyncio.run(watch())
+    changed = [e for e in seen if isinstance(e, OccupancyChanged) and e.changes]
+    assert [(c.square, c.occupied) for c in changed[0].changes] == [(Square(6, 1), True)]
+    data = json.loads(json.dumps(health.to_json()))
+    assert data["state"] == "connected" and data["board_id"] == board.board_id.hex()
