@@ -498,6 +498,12 @@ class OffTheRails(State):
         return self._why_illegal(action) is None
 
     def explain_illegal(self, action: Action) -> IllegalAction:
+        if action.CHANCE_OUTCOME:
+            possible = [a.describe() for a, p in self.chance_outcomes() if p > 0]
+            shown = ", ".join(possible[:6]) + (
+                f" and {len(possible) - 6} more" if len(possible) > 6 else ""
+            )
+            return IllegalAction("chance cannot give that now", action, f"possible: {shown}")
         return IllegalAction(self._why_illegal(action) or "not possible now", action)
 
     def _why_illegal(self, a: Action) -> str | None:

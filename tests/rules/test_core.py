@@ -139,3 +139,14 @@ def test_state_json_names_the_game() -> None:
     assert rules.state_from_json(data).to_json() == data
     with pytest.raises(ValueError, match="not 'offtherails'"):
         type(state).from_json({**data, "game": "derailed"})
+
+
+def test_an_impossible_draw_says_what_chance_can_give() -> None:
+    state = rules.new_game("offtherails", {"players": 2}, 1)
+    state.apply({"type": "choose_side", "side": "north"})
+    while state.to_json()["phase"] != "starting_deposits":
+        state.apply(state.legal_actions()[0])
+    before = state.to_json()
+    with pytest.raises(IllegalAction, match=r"chance cannot give that now \(possible: reveal_dep"):
+        state.apply({"type": "reveal_deposit", "colour": "red", "number": 9})
+    assert state.to_json() == before
