@@ -192,24 +192,34 @@ class TableRenderer:
         return self._camera
 
 
-def draw_mat(board: BoardGeometry, px_per_mm: float, *, labels: bool = True) -> Image:
-    """The printed mat in mat space at `px_per_mm` (BGR)."""
+def draw_mat(
+    board: BoardGeometry,
+    px_per_mm: float,
+    *,
+    labels: bool = True,
+    origin_mm: tuple[float, float] = (0.0, 0.0),
+    size_mm: tuple[float, float] | None = None,
+    background: int = MAT_GREY,
+) -> Image:
+    """The printed mat at `px_per_mm` (BGR), or the part of it from `origin_mm` of `size_mm`."""
     s = px_per_mm
-    w, h = round(board.width_mm * s), round(board.height_mm * s)
-    img = np.full((h, w, 3), MAT_GREY, np.uint8)
+    ox, oy = origin_mm
+    w_mm, h_mm = size_mm or (board.width_mm, board.height_mm)
+    img = np.full((round(h_mm * s), round(w_mm * s), 3), background, np.uint8)
     line = max(1, round(0.6 * s))
     for r in board.locations:
-        p0 = (round(r.x0 * s), round(r.y0 * s))
-        p1 = (round(r.x1 * s) - 1, round(r.y1 * s) - 1)
+        p0 = (round((r.x0 - ox) * s), round((r.y0 - oy) * s))
+        p1 = (round((r.x1 - ox) * s) - 1, round((r.y1 - oy) * s) - 1)
         cv2.rectangle(img, p0, p1, (LINE_GREY,) * 3, line)
         if labels:
             scale = 2.2 * s / 22.0  # Hershey simplex glyphs are about 22 px tall at scale 1
-            org = (round((r.x0 + 1.2) * s), round((r.y0 + 3.6) * s))
+            org = (round((r.x0 + 1.2 - ox) * s), round((r.y0 + 3.6 - oy) * s))
+            thick = max(1, round(s / 8))
             cv2.putText(
-                img, r.name, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (110,) * 3, 1, cv2.LINE_AA
+                img, r.name, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (110,) * 3, thick, cv2.LINE_AA
             )
     for c in board.corners:
-        draw_marker(img, c.marker_id, c.size_mm, c.x_mm, c.y_mm, 0, 0.0, s, board.family)
+        draw_marker(img, c.marker_id, c.size_mm, c.x_mm - ox, c.y_mm - oy, 0, 0.0, s, board.family)
     return img
 
 
