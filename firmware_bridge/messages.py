@@ -65,6 +65,10 @@ class Square:
     row: int
     col: int
 
+    def __post_init__(self) -> None:
+        if not (0 <= self.row < MAX_SIDE and 0 <= self.col < MAX_SIDE):
+            raise ValueError(f"square ({self.row}, {self.col}) outside a 16x16 matrix")
+
 
 @dataclass(frozen=True)
 class Color:
@@ -148,6 +152,16 @@ class ScanSettings:
     scan_interval_ms: int = 2
     debounce_ms: int = 4
     heartbeat_ms: int = 500
+
+    def __post_init__(self) -> None:
+        for name, low, high in (
+            ("scan_interval_ms", 1, 1000),
+            ("debounce_ms", 0, 1000),
+            ("heartbeat_ms", 50, 60000),
+        ):
+            value = getattr(self, name)
+            if not low <= value <= high:
+                raise ValueError(f"{name} must be within {low}..{high}, got {value}")
 
     def payload(self) -> bytes:
         values = (self.scan_interval_ms, self.debounce_ms, self.heartbeat_ms)

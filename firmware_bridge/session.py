@@ -229,7 +229,7 @@ class Session:
         return (
             self.state is LinkState.CONNECTED
             and self.sender.idle
-            and self._board_leds == self.intent.leds
+            and self._board_leds == self._wanted_leds()
             and (self.intent.scan is None or self._board_scan == self.intent.scan)
         )
 
@@ -305,6 +305,10 @@ class Session:
                 self._leds_per_frame = min(MAX_LEDS_PER_FRAME, self._leds_per_frame * 2)
             if completion.outcome is Outcome.ACKED:
                 self._board_leds.update(self._leds_in_flight)
+            else:
+                # The board cannot show these: stop asking rather than ask forever.
+                for square in self._leds_in_flight:
+                    self.intent.leds.pop(square, None)
             self._leds_in_flight = None
         elif isinstance(command, ScanSettings):
             if completion.outcome is Outcome.ACKED:
@@ -329,7 +333,7 @@ class Session:
             return self.intent.scan
         pending = {
             square: color
-            for square, color in sorted(self.intent.leds.items())
+            for square, color in sorted(self._wanted_leds().items())
             if self._board_leds.get(square) != color
         }
         if pending:
@@ -337,6 +341,13 @@ class Session:
             self._leds_in_flight = chunk
             return SetLeds(self.identity.cols, tuple(chunk.items()))
         return None
+
+    def _wanted_leds(self) -> dict[Square, Color]:
+        """The intended colours of the squares this board has."""
+        if self.identity is None:
+            return {}
+        rows, cols = self.identity.rows, self.identity.cols
+        return {sq: c for sq, c in self.intent.leds.items() if sq.row < rows and sq.col < cols}
 
     def _set_state(self, state: LinkState, detail: str) -> None:
         self.state = state

@@ -165,3 +165,18 @@ def test_five_percent_corruption_loses_no_change_and_invents_none(seed):
         assert all(a != b for a, b in itertools.pairwise(reported))
     assert wire.session.in_sync
     assert wire.session.decoder.stats.crc_errors > 0
+
+
+def test_leds_off_the_board_are_not_sent_and_do_not_block_sync():
+    wire = Wire(rows=4, cols=4)
+    wire.intent.leds.update({Square(1, 1): Color(5, 5, 5), Square(9, 9): Color(1, 1, 1)})
+    wire.step(50)
+    assert wire.session.in_sync
+    assert wire.hardware.leds[15:18] == bytes((5, 5, 5))
+
+
+def test_scan_settings_out_of_range_are_refused_by_name():
+    with pytest.raises(ValueError, match=r"debounce_ms must be within 0\.\.1000, got 5000"):
+        ScanSettings(debounce_ms=5000)
+    with pytest.raises(ValueError, match=r"square \(16, 0\) outside"):
+        Square(16, 0)
