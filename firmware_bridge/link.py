@@ -329,6 +329,10 @@ class BoardLink:
                 failures = 30  # someone must flash matching firmware: retry only slowly
             except OSError as error:
                 self._last_error = f"port {self.url} lost: {error}"
+            except Exception as error:
+                # A bug must not end the thread and leave the table without a board for good.
+                log.exception("board link to %s failed; reopening", self.url)
+                self._last_error = f"internal error: {error!r}"
             finally:
                 self._close(port)
                 with self._lock:
