@@ -233,7 +233,7 @@ class BoardLink:
         return self._occupancy
 
     def wait_connected(self, timeout: float) -> Identity:
-        """Block until the handshake succeeds; TimeoutError, or ProtocolVersionError if it can't."""
+        """Block until the handshake and a first snapshot; TimeoutError or ProtocolVersionError."""
         deadline = self._clock() + timeout
         while not self._connected.wait(0.01):
             if self._state is LinkState.INCOMPATIBLE:
@@ -372,13 +372,15 @@ class BoardLink:
             if isinstance(event, LinkStateChanged):
                 self._state = event.state
                 if event.state is LinkState.CONNECTED:
-                    self._on_connected(session)
+                    self._identity = session.identity
             self._occupancy = session.occupancy
             self._emit(event)
+        if session.has_snapshot and not self._connected.is_set():
+            self._on_connected(session)
 
     def _on_connected(self, session: Session) -> None:
-        if not self._connected.is_set():
-            self._connections += 1
+        # Handshake done and a first snapshot in: callers may rely on occupancy from here on.
+        self._connections += 1
         self._identity = session.identity
         self._last_error = None
         self._connected.set()

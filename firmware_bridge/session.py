@@ -128,6 +128,7 @@ class Session:
         self.sender = ReliableSender(policy)
         self.counters = SessionCounters()
         self.last_frame_at: float | None = None
+        self.has_snapshot = False
         self._opened_at = now
         self._expected_seq: int | None = None
         self._snapshot_wanted = True
@@ -285,6 +286,7 @@ class Session:
                 )
             )
         self._snapshot_wanted = False
+        self.has_snapshot = True
         changes = diff(self.occupancy, occupancy)
         if changes or self.occupancy is None:
             self._events.append(OccupancyChanged(occupancy, self.occupancy, changes, now))

@@ -94,6 +94,7 @@ def test_handshake_snapshots_and_acknowledged_leds(board):
     link = connect(board, recorder)
     try:
         assert link.identity.board_id == board.board_id
+        assert link.occupancy is not None and link.occupancy.occupied == frozenset()
         assert (link.identity.rows, link.identity.cols) == (8, 8)
         board.place(3, 4)
         wait_until(lambda: Square(3, 4) in (link.occupancy.occupied if link.occupancy else ()))
