@@ -1,0 +1,31 @@
+"""A short run of the vision bench: every figure is there and the functional bars hold."""
+
+import json
+
+from controller.cli import main
+from vision.bench import run_bench
+
+
+def test_short_bench_reads_every_settled_square_and_every_change() -> None:
+    result = run_bench(moves=3, seed=11)
+    assert result.frames > 50 and result.moves == 3
+    assert result.square_accuracy == 1.0 and result.settled_frames > 0
+    assert (result.false_changes, result.missed_changes) == (0, 0)
+    assert result.report_latency_frames_p99 <= 5
+    assert result.full_decodes == 1
+    assert result.steady_ms_p50 > 0 and result.naive_ms_p50 > 0
+
+
+def test_bench_vision_command_prints_json(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["bench", "vision", "--json", "--moves", "1", "--seed", "3"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    for key in (
+        "steady_ms_p50",
+        "naive_ms_p50",
+        "speedup",
+        "square_accuracy",
+        "false_changes",
+        "missed_changes",
+        "report_latency_frames_p99",
+    ):
+        assert key in figures
