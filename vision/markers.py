@@ -39,6 +39,8 @@ def make_corner_detector(family: MarkerFamily) -> Any:
     """
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    # A mat framed tightly puts a corner marker within a few pixels of the image's edge.
+    params.minDistanceToBorder = 1
     return cv2.aruco.ArucoDetector(dictionary(family), params)
 
 

@@ -180,3 +180,18 @@ def test_annotated_jpeg_shows_the_settled_view(renderer: TableRenderer, read_sti
     b, g, r = (image[:, :, i].astype(int) for i in range(3))
     green = (g > b + 50) & (g > r + 50)
     assert np.count_nonzero(green) > 100  # occupied locations outlined in green
+
+
+def test_a_corner_marker_touching_the_frame_edge_is_still_found(renderer: TableRenderer) -> None:
+    import numpy as np
+
+    from vision.calibration import project
+
+    board = renderer.board
+    base = View.overhead(board, tilt=0.1)
+    corner = board.corners[3]
+    lowest = project(renderer.mat_to_image(base), np.array(corner.corners_mm()))[:, 1].max()
+    view = View.overhead(board, tilt=0.1, shift=(0.0, 718.6 - lowest))
+    pipeline = VisionPipeline(board, STICKERS)
+    report = pipeline.process(renderer.render(START, view, Conditions(0.5, 1.0)))
+    assert report.calibration == CalibrationState.CALIBRATED, pipeline.calibrator.reason
