@@ -129,10 +129,11 @@ def _run_step(
             state.apply(action)
         return state, None
     if "reject" in step:
-        action = state.parse_action(step["reject"])
-        _before_player_action(state, action, rng)
         before = state.to_json()
         try:
+            action = state.parse_action(step["reject"])
+            _before_player_action(state, action, rng)
+            before = state.to_json()
             state.apply(action)
         except IllegalAction as e:
             want = str(step.get("because", ""))

@@ -66,6 +66,12 @@ OPTIONS: tuple[Option, ...] = (
         "3 points per underailed minecart (seed 001) or per minecart in supply (seed 000)",
     ),
     Option("bumper_carts", False, (False, True), "variant: collisions only turn carts"),
+    Option(
+        "bumper_head_on",
+        "normal",
+        ("normal", "bump"),
+        "bumper carts: a head-on collision still drops and derails (normal) or only turns (bump)",
+    ),
     Option("chasm_die", False, (False, True), "variant: a d8 picks the collapsing mine square"),
     Option(
         "deposit_cards",
@@ -393,7 +399,10 @@ class OffTheRails(State):
             # The Chasm card lies 5th to 8th from the bottom, each equally likely; it has not
             # come up yet, so it is on top with probability 1 / (positions still possible).
             possible = [p for p in (5, 6, 7, 8) if p <= left]
-            p_chasm = 1 / len(possible) if left in possible else 0.0
+            if left in possible:
+                p_chasm = 1 / len(possible)
+            elif not possible:  # only an edited state gets here: every card left is as likely
+                p_chasm = 1 / left
         out: list[tuple[Action, float]] = []
         if p_chasm:
             out.append((act.RevealChasmCard(), p_chasm))
@@ -1087,12 +1096,16 @@ class OffTheRails(State):
             mover_was_empty=sum(mover.hold) == 0,
             hit_was_empty=sum(hit.hold) == 0,
         )
-        if not connected or self.options["bumper_carts"] or sum(hit.hold) == 0:
-            # unconnected: no drop, no derailment; bumper carts: collisions only turn carts
-            if connected and not self.options["bumper_carts"]:
-                self._finish_collision(NO_GEMS)
-            else:
-                self._turn_after_collision()
+        # Bumper carts: "Collisions no longer cause Minecarts to drop Jewels or derail. Head on
+        # collisions resolve as normal."
+        bumped = self.options["bumper_carts"] and not (
+            head_on and self.options["bumper_head_on"] == "normal"
+        )
+        if not connected or bumped:  # unconnected: no drop, no derailment, the mover turns
+            self._turn_after_collision()
+            return _Step.STOPPED
+        if sum(hit.hold) == 0:
+            self._finish_collision(NO_GEMS)
             return _Step.STOPPED
         n = sum(hit.hold)
         kinds = [i for i in range(5) if hit.hold[i]]

@@ -150,3 +150,43 @@ def test_an_impossible_draw_says_what_chance_can_give() -> None:
     with pytest.raises(IllegalAction, match=r"chance cannot give that now \(possible: reveal_dep"):
         state.apply({"type": "reveal_deposit", "colour": "red", "number": 9})
     assert state.to_json() == before
+
+
+def test_the_hidden_split_is_seen_only_by_its_owner() -> None:
+    from rules.scenario import set_path
+
+    state = started()
+    data = state.to_json()
+    for sq in ("F9", "F10", "F11"):
+        set_path(
+            data,
+            f"board.{sq}",
+            {"tile": {"exits": "NS", "shape": "straight", "kind": "straight_t"}},
+        )
+    for path, value in {
+        "carts.red-white.status": "on_board",
+        "carts.red-white.square": "F11",
+        "carts.red-white.heading": "S",
+        "carts.red-white.hold": {"ruby": 1},
+        "carts.green-white.status": "on_board",
+        "carts.green-white.square": "F9",
+        "carts.green-white.heading": "S",
+        "carts.green-white.hold": {"ruby": 2, "gold": 2},
+    }.items():
+        set_path(data, path, value)
+    state = rules.state_from_json(data)
+    state.apply({"type": "end_actions"})
+    assert state.current_player == 1  # the hit cart's owner splits
+    state.apply({"type": "split", "pile": ["ruby", "ruby"]})
+    assert state.current_player == 0  # the mover picks a pile it cannot see into
+    assert state.view(1)["move"]["pile"] == {
+        "rock": 0,
+        "ruby": 2,
+        "emerald": 0,
+        "gold": 0,
+        "diamond": 0,
+    }
+    assert state.view(0)["move"]["pile"] == {"size_1": 2, "size_2": 2}
+    assert state.view(None)["move"]["pile"] == {"size_1": 2, "size_2": 2}
+    state.apply({"type": "drop_pile", "pile": 2})
+    assert state.to_json()["board"]["F9"]["jewels"]["gold"] == 2
