@@ -128,7 +128,7 @@ def score_moves(script: Script, views: list[SettledView]) -> tuple[int, int, lis
     false_changes = missed = 0
     latencies: list[int] = []
     for move in script.moves:
-        inside = [v for v in views if move.start <= v.frame_index < move.end and not v.full_decode]
+        inside = [v for v in views if move.start <= v.frame_index < move.end]
         reported: set[str] = set()
         for v in inside:
             reported |= v.changed

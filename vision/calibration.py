@@ -117,10 +117,18 @@ class Calibrator:
     corner moved and the four cannot all be seen, the state is LOST and no squares are reported.
     """
 
-    def __init__(self, board: BoardGeometry, *, search_every: int = 5, lost_after: int = 45):
+    def __init__(
+        self,
+        board: BoardGeometry,
+        *,
+        search_every: int = 5,
+        lost_after: int = 45,
+        move_frames: int = 3,
+    ):
         self.board = board
         self.search_every = search_every
         self.lost_after = lost_after
+        self.move_frames = move_frames
         self.state = CalibrationState.UNCALIBRATED
         self.calibration: Calibration | None = None
         self.reason = "no frame seen yet"
@@ -129,6 +137,7 @@ class Calibrator:
         self._refs: list[Image] = []
         self._unconfirmed_frames = 0
         self._frames_since_search = 0
+        self._displaced: dict[int, tuple[NDArray[np.float32], int]] = {}
 
     def update(self, gray: Image) -> CalibrationEvent:
         """Look at one grey frame; returns NEW when a (re-)estimated calibration was adopted."""
@@ -192,6 +201,13 @@ class Calibrator:
                 self.reason = str(exc)
             return CalibrationEvent.NONE
         old = self.calibration
+        if (
+            self.state == CalibrationState.CALIBRATED
+            and old is not None
+            and cal.reprojection_px > max(1.0, 2 * old.reprojection_px)
+        ):
+            # a re-estimate that fits worse than the one in use: a hand half over a corner
+            return CalibrationEvent.NONE
         self._adopt(cal, gray)
         if old is not None and old.same_place(cal):
             return CalibrationEvent.KEPT
@@ -202,6 +218,7 @@ class Calibrator:
         self.state = CalibrationState.CALIBRATED
         self.reason = f"calibrated, corners fit within {cal.reprojection_px:.2f} px"
         self._unconfirmed_frames = 0
+        self._displaced = {}
         h, w = gray.shape[:2]
         self._boxes = []
         for quad in cal.corner_px:
@@ -218,7 +235,11 @@ class Calibrator:
         self._refs = [gray[y0:y1, x0:x1].copy() for x0, y0, x1, y1 in self._boxes]
 
     def _check_corners(self, gray: Image) -> tuple[int, bool]:
-        """How many corners are confirmed in place, and whether any was found moved."""
+        """How many corners are confirmed in place, and whether any was found moved.
+
+        A corner counts as moved only when found at the same new place in `move_frames` frames
+        in a row: a hand half over a marker yields skewed reads that do not repeat.
+        """
         assert self.calibration is not None
         confirmed, moved = 0, False
         for i, (x0, y0, x1, y1) in enumerate(self._boxes):
@@ -231,12 +252,17 @@ class Calibrator:
                 continue
             where = self._find_corner(gray, i)
             if where is None:
+                self._displaced.pop(i, None)
                 continue
             if float(np.abs(where - self.calibration.corner_px[i]).max()) <= 1.5:
                 confirmed += 1
                 self._refs[i] = patch.copy()
-            else:
-                moved = True
+                self._displaced.pop(i, None)
+                continue
+            last, count = self._displaced.get(i, (where, 0))
+            count = count + 1 if float(np.abs(where - last).max()) <= 1.0 else 1
+            self._displaced[i] = (where, count)
+            moved = moved or count >= self.move_frames
         return confirmed, moved
 
     def _find_corner(self, gray: Image, i: int) -> NDArray[np.float32] | None:
