@@ -195,3 +195,30 @@ def test_a_corner_marker_touching_the_frame_edge_is_still_found(renderer: TableR
     pipeline = VisionPipeline(board, STICKERS)
     report = pipeline.process(renderer.render(START, view, Conditions(0.5, 1.0)))
     assert report.calibration == CalibrationState.CALIBRATED, pipeline.calibrator.reason
+
+
+def test_a_hand_sweeping_over_a_corner_marker_does_not_recalibrate(
+    renderer: TableRenderer,
+) -> None:
+    import numpy as np
+
+    from vision.calibration import project
+    from vision.render import Hand
+
+    board = renderer.board
+    view = View.overhead(board, tilt=0.05)
+    pipeline = VisionPipeline(board, STICKERS)
+    for _ in range(4):
+        pipeline.process(renderer.render(START, view, COND, seed=0))
+    first = pipeline.calibrator.calibration
+    corner = board.corners[0]
+    ((cx, cy),) = project(renderer.mat_to_image(view), np.array([[corner.x_mm, corner.y_mm]]))
+    views = []
+    for i in range(24):
+        hand = Hand(cx - 70 + 6 * i, cy + 20, 40.0, entry=(cx - 70 + 6 * i, 900.0))
+        report = pipeline.process(renderer.render(START, view, COND, [hand], seed=i + 1))
+        views.append(report.settled)
+    for i in range(6):
+        views.append(pipeline.process(renderer.render(START, view, COND, seed=50 + i)).settled)
+    assert pipeline.calibrator.calibration is first
+    assert [v for v in views if v is not None and (v.full_decode or v.changed)] == []
