@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import project
-from vision.markers import detect, make_detector
+from vision.markers import detect, dictionary
 from vision.pipeline import VisionPipeline
 from vision.readings import LocationState, SettledView, Stability
 from vision.render import Conditions, Light, TableRenderer, View
@@ -64,7 +64,8 @@ def run_bench(
     writer = ScriptWriter(renderer, view, opening_table(board, seed), seed=seed)
     script = writer.random_game(moves)
     pipeline = VisionPipeline(board, demo_stickers())
-    detector = make_detector(board.family)
+    # the peer: OpenCV's detector with its stock parameters, as anyone would first run it
+    detector = cv2.aruco.ArucoDetector(dictionary(board.family), cv2.aruco.DetectorParameters())
     ours: list[float] = []
     theirs: list[float] = []
     views: list[SettledView] = []

@@ -98,6 +98,26 @@ def estimate(
     return Calibration(h, corner_px, err)
 
 
+class LazyGray:
+    """A frame's grey version, converted only where asked (patches) or once in whole."""
+
+    def __init__(self, frame: Image) -> None:
+        self.frame = frame
+        self.shape = frame.shape[:2]
+        self._whole: Image | None = frame if frame.ndim == 2 else None
+
+    def whole(self) -> Image:
+        if self._whole is None:
+            self._whole = cv2.cvtColor(self.frame, cv2.COLOR_BGR2GRAY)
+        return self._whole
+
+    def patch(self, x0: int, y0: int, x1: int, y1: int) -> Image:
+        if self._whole is not None:
+            return self._whole[y0:y1, x0:x1]
+        grey: Image = cv2.cvtColor(self.frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+        return grey
+
+
 class CalibrationEvent(StrEnum):
     """What one frame did to the calibration."""
 
@@ -139,8 +159,13 @@ class Calibrator:
         self._frames_since_search = 0
         self._displaced: dict[int, tuple[NDArray[np.float32], int]] = {}
 
-    def update(self, gray: Image) -> CalibrationEvent:
-        """Look at one grey frame; returns NEW when a (re-)estimated calibration was adopted."""
+    def update(self, frame: Image) -> CalibrationEvent:
+        """Look at one frame (BGR or grey); returns NEW when a new calibration was adopted.
+
+        Only the corner patches are converted to grey in the usual case; the whole frame only
+        when it has to be searched.
+        """
+        gray = LazyGray(frame)
         if self.state != CalibrationState.CALIBRATED or self.calibration is None:
             return self._search(gray, throttle=self.state != CalibrationState.UNCALIBRATED)
         confirmed, moved = self._check_corners(gray)
@@ -177,7 +202,7 @@ class Calibrator:
         self._frames_since_search = 0
 
     def _search(
-        self, gray: Image, *, throttle: bool, keep_on_failure: bool = False
+        self, gray: LazyGray, *, throttle: bool, keep_on_failure: bool = False
     ) -> CalibrationEvent:
         if throttle:
             self._frames_since_search += 1
@@ -185,9 +210,10 @@ class Calibrator:
                 return CalibrationEvent.NONE
         self._frames_since_search = 0
         ids = self.board.corner_ids
-        found = {m.marker_id: m for m in detect(self._detector, gray) if m.marker_id in ids}
+        whole = gray.whole()
+        found = {m.marker_id: m for m in detect(self._detector, whole) if m.marker_id in ids}
         try:
-            cal = estimate(self.board, found, (gray.shape[1], gray.shape[0]))
+            cal = estimate(self.board, found, (whole.shape[1], whole.shape[0]))
         except ImplausibleCalibration as exc:
             if keep_on_failure:
                 return CalibrationEvent.NONE
@@ -213,7 +239,7 @@ class Calibrator:
             return CalibrationEvent.KEPT
         return CalibrationEvent.NEW
 
-    def _adopt(self, cal: Calibration, gray: Image) -> None:
+    def _adopt(self, cal: Calibration, gray: LazyGray) -> None:
         self.calibration = cal
         self.state = CalibrationState.CALIBRATED
         self.reason = f"calibrated, corners fit within {cal.reprojection_px:.2f} px"
@@ -232,9 +258,9 @@ class Calibrator:
                 min(h, int(y1 + pad) + 1),
             )
             self._boxes.append(box)
-        self._refs = [gray[y0:y1, x0:x1].copy() for x0, y0, x1, y1 in self._boxes]
+        self._refs = [gray.patch(x0, y0, x1, y1).copy() for x0, y0, x1, y1 in self._boxes]
 
-    def _check_corners(self, gray: Image) -> tuple[int, bool]:
+    def _check_corners(self, gray: LazyGray) -> tuple[int, bool]:
         """How many corners are confirmed in place, and whether any was found moved.
 
         A corner counts as moved only when found at the same new place in `move_frames` frames
@@ -243,7 +269,7 @@ class Calibrator:
         assert self.calibration is not None
         confirmed, moved = 0, False
         for i, (x0, y0, x1, y1) in enumerate(self._boxes):
-            patch = gray[y0:y1, x0:x1]
+            patch = gray.patch(x0, y0, x1, y1)
             if patch.shape != self._refs[i].shape:
                 continue
             diff = cv2.absdiff(patch, self._refs[i])
@@ -265,12 +291,12 @@ class Calibrator:
             moved = moved or count >= self.move_frames
         return confirmed, moved
 
-    def _find_corner(self, gray: Image, i: int) -> NDArray[np.float32] | None:
+    def _find_corner(self, gray: LazyGray, i: int) -> NDArray[np.float32] | None:
         x0, y0, x1, y1 = self._boxes[i]
         pad_x, pad_y = (x1 - x0) // 2, (y1 - y0) // 2
         h, w = gray.shape[:2]
         ax0, ay0 = max(0, x0 - pad_x), max(0, y0 - pad_y)
-        window = gray[ay0 : min(h, y1 + pad_y), ax0 : min(w, x1 + pad_x)]
+        window = gray.patch(ax0, ay0, min(w, x1 + pad_x), min(h, y1 + pad_y))
         want = self.board.corners[i].marker_id
         for m in detect(self._detector, window):
             if m.marker_id == want:

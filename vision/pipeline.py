@@ -1,9 +1,9 @@
 """The vision pipeline: a frame in; calibration, stability and, on a change, a settled view out.
 
-Per frame it converts to grey, lets the calibrator glance at the corners, warps one small board and
-measures motion per location. Markers are decoded only when the view settles, and only for the
-locations whose look changed since the last settled view (all of them on start, recalibration or
-request).
+Per frame the calibrator glances at the corner markers, the mat's part of the frame becomes one
+small grey board, and motion is measured per location. Markers are decoded only when the view
+settles, and only for the locations whose look changed since the last settled view (all of them
+on start, recalibration or request).
 """
 
 from __future__ import annotations
@@ -91,8 +91,7 @@ class VisionPipeline:
 
     def process(self, frame: Image, frame_index: int | None = None) -> FrameReport:
         self._frame_index = self._frame_index + 1 if frame_index is None else frame_index
-        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-        event = self.calibrator.update(gray)
+        event = self.calibrator.update(frame)
         state = self.calibrator.state
         if state != CalibrationState.CALIBRATED:
             self._prev = None
@@ -100,9 +99,9 @@ class VisionPipeline:
             self.moving = frozenset()
             return FrameReport(self._frame_index, state, Stability.UNSETTLED, frozenset(), 0)
         if event == CalibrationEvent.NEW or self.warper is None:
-            self._start_calibration()
+            self._start_calibration((frame.shape[1], frame.shape[0]))
         assert self.warper is not None
-        small = self.warper.small_board(gray)
+        small = self.warper.small_board(frame)
         motion = True
         moving: frozenset[str] = frozenset()
         if self._prev is not None:
@@ -129,10 +128,10 @@ class VisionPipeline:
         )
 
     # --- internals ------------------------------------------------------------------------
-    def _start_calibration(self) -> None:
+    def _start_calibration(self, frame_size: tuple[int, int]) -> None:
         cal = self.calibrator.calibration
         assert cal is not None
-        self.warper = BoardWarper(self.board, cal, self.settings.cell_mm)
+        self.warper = BoardWarper(self.board, cal, frame_size, self.settings.cell_mm)
         self._prev = None
         self._ref = None
         self._full_pending = True

@@ -7,7 +7,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration, Matrix
+from vision.calibration import Calibration, Matrix, mat_outline, project
 from vision.change import CellBoxes
 from vision.geometry import BoardGeometry, Rect
 from vision.markers import Image
@@ -24,21 +24,41 @@ class BoardWarper:
     (which also averages sensor noise) as often as the image scale allows, then warped once.
     """
 
-    def __init__(self, board: BoardGeometry, calibration: Calibration, cell_mm: float = 2.0):
+    def __init__(
+        self,
+        board: BoardGeometry,
+        calibration: Calibration,
+        frame_size: tuple[int, int],
+        cell_mm: float = 2.0,
+    ) -> None:
         self.board = board
         self.calibration = calibration
         self.cell_mm = cell_mm
         px_per_mm = calibration.px_per_mm(board)
         self.pyramid_levels = max(0, math.floor(math.log2(px_per_mm * cell_mm)))
         shrink = 0.5**self.pyramid_levels
-        # small-board pixel -> mat mm -> frame pixel -> pyramid pixel
-        self._small_to_pyr = _scale(shrink) @ calibration.mat_to_image @ _scale(cell_mm)
+        # Only the part of the frame the mat covers is converted and shrunk: the frame's box
+        # around the mat, rounded out to whole pyramid cells.
+        w, h = frame_size
+        quad = project(calibration.mat_to_image, mat_outline(board))
+        step = 2**self.pyramid_levels
+        x0 = max(0, int(quad[:, 0].min()) - 2) // step * step
+        y0 = max(0, int(quad[:, 1].min()) - 2) // step * step
+        x1 = min(w, math.ceil(quad[:, 0].max()) + 2 + step)
+        y1 = min(h, math.ceil(quad[:, 1].max()) + 2 + step)
+        self.roi = (x0, y0, x1, y1)
+        offset = np.array([[1.0, 0, -x0], [0, 1.0, -y0], [0, 0, 1.0]])
+        # small-board pixel -> mat mm -> frame pixel -> mat box pixel -> pyramid pixel
+        self._small_to_pyr = _scale(shrink) @ offset @ calibration.mat_to_image @ _scale(cell_mm)
         self.size = (math.ceil(board.width_mm / cell_mm), math.ceil(board.height_mm / cell_mm))
         self.boxes = self._cell_boxes()
 
-    def small_board(self, gray: Image) -> Image:
-        """The whole mat at `cell_mm` per pixel, grey."""
-        img = gray
+    def small_board(self, frame: Image) -> Image:
+        """The whole mat at `cell_mm` per pixel, grey, from a BGR or grey frame."""
+        x0, y0, x1, y1 = self.roi
+        img = frame[y0:y1, x0:x1]
+        if img.ndim == 3:
+            img = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
         for _ in range(self.pyramid_levels):
             img = cv2.pyrDown(img)
         out: Image = cv2.warpPerspective(
