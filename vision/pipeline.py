@@ -67,7 +67,8 @@ class VisionPipeline:
         self._prev: Image | None = None
         self._ref: Image | None = None
         self._known: dict[str, LocationReading] = {}
-        self._occluded: set[str] = set()
+        self._occluded: dict[str, LocationReading] = {}
+        self._ref_occluded: set[str] = set()
         self._full_pending = True
 
     def annotated_jpeg(self, frame: Image, quality: int = 80) -> bytes:
@@ -90,6 +91,7 @@ class VisionPipeline:
         self.stabiliser.unsettle()
 
     def process(self, frame: Image, frame_index: int | None = None) -> FrameReport:
+        """Take one frame (BGR); say how calibration and stability stand, and what settled."""
         self._frame_index = self._frame_index + 1 if frame_index is None else frame_index
         event = self.calibrator.update(frame)
         state = self.calibrator.state
@@ -102,29 +104,13 @@ class VisionPipeline:
             self._start_calibration((frame.shape[1], frame.shape[0]))
         assert self.warper is not None
         small = self.warper.small_board(frame)
-        motion = True
-        moving: frozenset[str] = frozenset()
-        if self._prev is not None:
-            counts = motion_counts(
-                self._prev, small, self.warper.boxes, self.settings.motion_threshold
-            )
-            moving = frozenset(
-                n
-                for n, c in zip(self.warper.boxes.names, counts, strict=True)
-                if c >= self.settings.motion_cells
-            )
-            whole = cv2.absdiff(self._prev, small)
-            motion = bool(moving) or int(
-                np.count_nonzero(whole > self.settings.motion_threshold)
-            ) >= (self.settings.motion_cells)
+        motion, self.moving = self._motion(small)
         self._prev = small
-        self.moving = moving
-        settled = None
-        decoded = 0
+        settled, decoded = None, 0
         if self.stabiliser.step(motion):
             settled, decoded = self._settle(frame, small)
         return FrameReport(
-            self._frame_index, state, self.stabiliser.state, moving, decoded, settled
+            self._frame_index, state, self.stabiliser.state, self.moving, decoded, settled
         )
 
     # --- internals ------------------------------------------------------------------------
@@ -137,7 +123,26 @@ class VisionPipeline:
         self._full_pending = True
         self.stabiliser.unsettle()
 
+    def _motion(self, small: Image) -> tuple[bool, frozenset[str]]:
+        """Whether anything over the mat moved since the last frame, and which locations."""
+        if self._prev is None or self.warper is None:
+            return True, frozenset()
+        threshold, cells = self.settings.motion_threshold, self.settings.motion_cells
+        counts = motion_counts(self._prev, small, self.warper.boxes, threshold)
+        moving = frozenset(
+            n for n, c in zip(self.warper.boxes.names, counts, strict=True) if c >= cells
+        )
+        # a hand over the margins between locations moves too
+        anywhere = np.count_nonzero(cv2.absdiff(self._prev, small) > threshold) >= cells
+        return bool(moving) or bool(anywhere), moving
+
     def _settle(self, frame: Image, small: Image) -> tuple[SettledView | None, int]:
+        """Compare with the last settled board, decode what changed, form a view if it matters.
+
+        An occluded location keeps its reference (how it looked when last read) unless the
+        reference itself was taken with the occluder on it (a full decode under a hand); while it
+        still looks like its reference it stays as it was.
+        """
         assert self.warper is not None
         boxes = self.warper.boxes
         full = self._full_pending or self._ref is None
@@ -147,43 +152,39 @@ class VisionPipeline:
         )
         if full:
             to_decode = set(boxes.names)
-            unchanged: set[str] = set()
             self._ref = small.copy()
+            self._ref_occluded.clear()
         else:
             assert self._ref is not None
-            cmp = compare(self._ref, small, boxes, self.settings.change)
-            to_decode = set(cmp.changed)
-            unchanged = set(boxes.names) - to_decode
+            to_decode = set(compare(self._ref, small, boxes, self.settings.change).changed)
         changed: set[str] = set()
-        previously_occluded = set(self._occluded)
+        occluded_before = set(self._occluded)
         for i, name in enumerate(boxes.names):
-            if name in unchanged:
-                self._occluded.discard(name)  # back to how it looked when last read
-                self._copy_ref(small, i)
-                continue
             if name not in to_decode:
+                if name not in self._ref_occluded:
+                    self._occluded.pop(name, None)  # looks as when it was last read
+                    self._copy_ref(small, i)
                 continue
             reading = self.decoder.decode(frame, self.board.location(name))
             if reading.state == LocationState.OCCLUDED:
-                self._occluded.add(name)
+                self._occluded[name] = reading
+                if full:
+                    self._ref_occluded.add(name)
                 continue
-            self._occluded.discard(name)
+            self._occluded.pop(name, None)
+            self._ref_occluded.discard(name)
             self._copy_ref(small, i)
             old = self._known.get(name)
             if old is None or not old.same_content(reading):
                 changed.add(name)
             self._known[name] = reading
         self._full_pending = False
-        if not full and not changed and self._occluded == previously_occluded:
+        if not full and not changed and set(self._occluded) == occluded_before:
             return None, len(to_decode)
         readings = tuple(
-            LocationReading(
-                n, LocationState.OCCLUDED, self._known[n].markers if n in self._known else ()
-            )
-            if n in self._occluded
-            else self._known[n]
+            self._occluded.get(n) or self._known[n]
             for n in boxes.names
-            if n in self._known or n in self._occluded
+            if n in self._occluded or n in self._known
         )
         view = SettledView(
             self._frame_index, readings, frozenset(changed), frozenset(self._occluded), full

@@ -222,3 +222,34 @@ def test_a_hand_sweeping_over_a_corner_marker_does_not_recalibrate(
         views.append(pipeline.process(renderer.render(START, view, COND, seed=50 + i)).settled)
     assert pipeline.calibrator.calibration is first
     assert [v for v in views if v is not None and (v.full_decode or v.changed)] == []
+
+
+def test_a_hand_resting_from_the_start_stays_occluded_until_it_leaves(
+    renderer: TableRenderer, read_still: Reader
+) -> None:
+    import numpy as np
+
+    from vision.calibration import project
+    from vision.render import Hand
+
+    board = renderer.board
+    view = View.overhead(board)
+    to_px = renderer.mat_to_image(view)
+    centres_mm = np.array([[270.0, 270.0], [70.0, 70.0]])  # f6, a1
+    (fx, fy), (ax, ay) = project(to_px, centres_mm)
+    resting = Hand(fx, fy, 50.0, entry=(fx, 900.0))
+    pipeline = VisionPipeline(board, STICKERS)
+    first = read_still(pipeline, renderer.render(START, view, COND, [resting], seed=1))
+    assert first.at("f6").state == LocationState.OCCLUDED
+    # another hand passes over a1 and leaves while the first one keeps resting
+    for i in range(6):
+        passing = Hand(ax + 8 * i, ay, 40.0, entry=(ax + 8 * i, -200.0))
+        pipeline.process(renderer.render(START, view, COND, [resting, passing], seed=10 + i))
+    still = [
+        pipeline.process(renderer.render(START, view, COND, [resting], seed=20 + i))
+        for i in range(5)
+    ]
+    assert all(r.settled is None or "f6" in r.settled.occluded for r in still)
+    assert pipeline.last_view is not None and "f6" in pipeline.last_view.occluded
+    gone = read_still(pipeline, renderer.render(START, view, COND, seed=30))
+    assert gone.at("f6").state == LocationState.EMPTY and gone.occluded == frozenset()
