@@ -2,7 +2,7 @@
 
 from collections.abc import Callable
 
-from conftest import STICKERS
+from vision_testkit import STICKERS
 
 from vision.geometry import BoardGeometry, CornerMark
 from vision.markers import Image

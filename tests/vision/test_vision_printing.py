@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from conftest import STICKERS
+from vision_testkit import STICKERS
 
 from controller.cli import main
 from controller.cli.vision_cmd import write_markers

@@ -5,7 +5,7 @@ import statistics
 from collections.abc import Callable
 
 import pytest
-from conftest import STICKERS
+from vision_testkit import STICKERS
 
 from vision.geometry import BoardGeometry
 from vision.markers import Image
