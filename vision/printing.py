@@ -125,7 +125,7 @@ def sticker_pages(
     s = settings.px_per_mm
     m = settings.margin_mm
     width, height = A4_MM
-    gap, label_h = 4.0, 8.0
+    gap, label_h = 4.0, 13.0
     cells = board.family.bits + 2
     order = sorted(
         (st for st in stickers for _ in range(st.copies)), key=lambda t: (-t.size_mm, t.marker_id)
@@ -147,14 +147,22 @@ def sticker_pages(
             x, y, row_h = m, m + 10, 0.0
         cx, cy = x + cell_w / 2, y + side / 2
         _draw_sticker(page, board, st, cx, cy, side, s)
-        lines = textwrap.wrap(f"{st.label} [id {st.marker_id}]", max(10, int(cell_w / 1.45)))
-        for i, line in enumerate(lines[:2]):
+        for i, line in enumerate(sticker_caption(st, cell_w)):
             _text(page, line, x, y + side + 3 + 3 * i, 2.0, s)
         x += cell_w + gap
         row_h = max(row_h, side + label_h)
     if page is not None:
         pages.append(Page(f"stickers-{len(pages) + 1:02}", page))
     return pages
+
+
+def sticker_caption(sticker: Sticker, width_mm: float) -> list[str]:
+    """The id, then the label wrapped to the sticker's width in at most three lines."""
+    per_line = max(10, int(width_mm / 1.45))  # 2 mm Hershey glyphs are about 1.45 mm wide
+    lines = textwrap.wrap(sticker.label, per_line) or [""]
+    if len(lines) > 3:
+        lines = [*lines[:2], textwrap.shorten(" ".join(lines[2:]), per_line, placeholder="...")]
+    return [f"id {sticker.marker_id}", *lines]
 
 
 def _draw_sticker(

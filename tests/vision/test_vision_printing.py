@@ -143,3 +143,13 @@ def test_write_markers_and_the_cli_command(tmp_path: Path, monkeypatch: pytest.M
     assert main(["markers", "tinygame", "--out", str(tmp_path / "cli"), "--dpi", "100"]) == 0
     assert (tmp_path / "cli" / "tinygame-print.pdf").stat().st_size > 1000
     assert main(["markers", "nosuchgame", "--out", str(tmp_path / "x")]) == 2
+
+
+def test_sticker_caption_shows_the_id_and_at_most_three_label_lines() -> None:
+    from vision.geometry import Sticker
+    from vision.printing import sticker_caption
+
+    long = Sticker(55, "mission: " + "stockpile jewels from an opponent's surface " * 4, 40.0)
+    lines = sticker_caption(long, 53.0)
+    assert lines[0] == "id 55" and len(lines) == 4 and lines[-1].endswith("...")
+    assert sticker_caption(Sticker(7, "red minecart", 18.0), 26.0) == ["id 7", "red minecart"]
