@@ -55,13 +55,15 @@ def run_bench(
     height: int = 720,
     seed: int = 7,
     naive: bool = True,
+    opening_pieces: int = 40,
 ) -> BenchResult:
+    """Render the game, run both detectors on every frame, score the settled views."""
     cv2.setNumThreads(1)
     board = demo_board()
     renderer = TableRenderer(board)
     view = View.overhead(board, width, height, tilt=0.08, turn_deg=2.0)
     conditions = Conditions(blur_sigma=0.9, noise_sigma=2.5, light=Light())
-    writer = ScriptWriter(renderer, view, opening_table(board, seed), seed=seed)
+    writer = ScriptWriter(renderer, view, opening_table(board, seed, opening_pieces), seed=seed)
     script = writer.random_game(moves)
     pipeline = VisionPipeline(board, demo_stickers())
     # the peer: OpenCV's detector with its stock parameters, as anyone would first run it

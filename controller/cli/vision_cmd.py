@@ -30,6 +30,9 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--moves", type=int, default=30, help="moves in the rendered game")
     bench.add_argument("--seed", type=int, default=7)
+    bench.add_argument(
+        "--opening", type=int, default=40, help="tiles already on the board when the game starts"
+    )
     bench.add_argument("--width", type=int, default=1280)
     bench.add_argument("--height", type=int, default=720)
     bench.set_defaults(handler=_bench_vision)
@@ -66,7 +69,13 @@ def write_markers(
 def _bench_vision(args: argparse.Namespace) -> int:
     from vision.bench import run_bench
 
-    result = run_bench(moves=args.moves, width=args.width, height=args.height, seed=args.seed)
+    result = run_bench(
+        moves=args.moves,
+        width=args.width,
+        height=args.height,
+        seed=args.seed,
+        opening_pieces=args.opening,
+    )
     figures = result.as_dict()
     if args.json:
         print(json.dumps(figures))
