@@ -50,7 +50,6 @@ class MoveKind(StrEnum):
     CARD = "card"
     CROSS = "cross"
     LIGHT = "light"
-    PAUSE = "pause"
 
 
 @dataclass(frozen=True)
@@ -129,12 +128,8 @@ class ScriptWriter:
         start = len(self.script.frames)
         before = self.content.get(target, ())
         self._hand_trip(target, lambda: self._set(target, after))
-        changed = (
-            frozenset({target})
-            if freeze({target: before}) != freeze({target: after})
-            else (frozenset())
-        )
-        self._finish(kind, changed, start)
+        same = freeze({target: before}) == freeze({target: after})
+        self._finish(kind, frozenset() if same else frozenset({target}), start)
 
     def cross(self, target: str, linger: int = 0) -> None:
         """A hand passes over `target` (resting `linger` frames there) and leaves; no change."""
