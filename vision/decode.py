@@ -60,6 +60,23 @@ class LocationDecoder:
         s = self.settings
         crop = self.warper.crop(frame, rect, s.px_per_mm, s.margin_mm)
         gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        markers = self._markers(gray, rect)
+        if not markers:
+            # a small marker under a soft lens: try once more on a sharpened crop
+            soft = cv2.GaussianBlur(gray, (0, 0), 2.0)
+            markers = self._markers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0), rect)
+        inner = self._interior(crop, rect)
+        if markers:
+            if skin_fraction(inner) > s.max_skin_fraction:
+                return LocationReading(rect.name, LocationState.OCCLUDED, tuple(sorted(markers)))
+            return LocationReading(rect.name, LocationState.OCCUPIED, tuple(sorted(markers)))
+        if self._plain_mat(inner):
+            return LocationReading(rect.name, LocationState.EMPTY)
+        return LocationReading(rect.name, LocationState.OCCLUDED)
+
+    def _markers(self, gray: Image, rect: Rect) -> list[MarkerReading]:
+        """Markers of the game, about their printed size, centred in `rect`, in a crop of it."""
+        s = self.settings
         markers = []
         for m in detect(self._detector, gray):
             size = self.marker_sizes.get(m.marker_id)
@@ -74,14 +91,7 @@ class LocationDecoder:
             markers.append(
                 MarkerReading(m.marker_id, m.quarter_turns(), conf, round(x_mm, 1), round(y_mm, 1))
             )
-        inner = self._interior(crop, rect)
-        if markers:
-            if skin_fraction(inner) > s.max_skin_fraction:
-                return LocationReading(rect.name, LocationState.OCCLUDED, tuple(sorted(markers)))
-            return LocationReading(rect.name, LocationState.OCCUPIED, tuple(sorted(markers)))
-        if self._plain_mat(inner):
-            return LocationReading(rect.name, LocationState.EMPTY)
-        return LocationReading(rect.name, LocationState.OCCLUDED)
+        return markers
 
     def _interior(self, crop: Image, rect: Rect) -> Image:
         s = self.settings
