@@ -94,3 +94,22 @@ def test_a_resting_hand_makes_squares_occluded_never_empty(
     assert seen.at("g6").state == LocationState.OCCLUDED
     assert seen.at("a1").state == LocationState.EMPTY
     assert {"f6", "g6"} <= seen.occluded
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_18mm_markers_read_under_a_soft_lens(
+    board: BoardGeometry, renderer: TableRenderer, read_still: Reader, seed: int
+) -> None:
+    from vision.geometry import Sticker
+
+    stickers = [Sticker(i, f"small {i}", 18.0) for i in range(4, 64)]
+    rng = random.Random(seed)
+    squares = [r.name for r in board.locations if not r.name.startswith("slot")]
+    content = {
+        spot: (PlacedMarker(i, rng.randrange(4), 18.0, 27.0, skew_deg=rng.uniform(-6, 6)),)
+        for spot, i in zip(rng.sample(squares, 60), range(4, 64), strict=True)
+    }
+    frame = renderer.render(content, View.overhead(board), Conditions(1.3, 2.5), seed=seed)
+    seen = read_still(VisionPipeline(board, stickers), frame)
+    got = {r.name: r.ids_and_rotations() for r in seen.readings if r.markers}
+    assert got == visible_truth(freeze(content))
