@@ -37,8 +37,8 @@ def board_geometry(layout: Layout, catalogue: Catalogue) -> BoardGeometry:
 
 
 def stickers(catalogue: Catalogue, copies: dict[int, int] | None = None) -> tuple[Sticker, ...]:
-    """One sticker per catalogue entry (or `copies[id]` of it), labelled for humans."""
-    copies = copies or {}
+    """As many stickers of each catalogue entry as the game has pieces (or `copies[id]`)."""
+    copies = copies or {e.marker_id: e.copies for e in catalogue.entries}
     return tuple(
         Sticker(e.marker_id, e.label, e.size_mm, copies.get(e.marker_id, 1))
         for e in catalogue.entries

@@ -80,7 +80,8 @@ class CatalogueEntry:
     """One printed marker: which piece (and face) it stands for, a human label, its printed size.
 
     `rotations` is how many quarter turns of the piece look different to the rules: 4 for most,
-    2 for a straight track (turned half round it is the same track), 1 for a token.
+    2 for a straight track (turned half round it is the same track), 1 for a token. `copies` is
+    how many of the piece the game has, so how many stickers to print.
     """
 
     marker_id: int
@@ -88,6 +89,7 @@ class CatalogueEntry:
     label: str
     size_mm: float
     rotations: int = 4
+    copies: int = 1
 
     def same_rotation(self, a: int, b: int) -> bool:
         return (a - b) % self.rotations == 0

@@ -16,6 +16,7 @@ from rules.offtherails.components import (
     Shape,
     TileKind,
     load_board,
+    load_components,
     rotation_of,
     shape_of,
 )
@@ -39,7 +40,7 @@ SLOT_W_MM, SLOT_H_MM = 63.0, 88.0  # a standard card
 REVEAL_SLOT = "reveal"
 
 TILE_MARKER_MM = 30.0
-CART_MARKER_MM = 18.0
+CART_MARKER_MM = 20.0  # 18 mm is at the edge of reliable reading at 720p (docs/vision.md)
 TOKEN_MARKER_MM = 24.0
 CARD_MARKER_MM = 40.0
 
@@ -72,22 +73,25 @@ def catalogue() -> Catalogue:
     """Every marker Off the Rails prints, ids from 4 up in a fixed order."""
     entries: list[CatalogueEntry] = []
 
-    def add(piece: Piece, label: str, size: float, rotations: int = 4) -> None:
-        entries.append(CatalogueEntry(4 + len(entries), piece, label, size, rotations))
+    def add(piece: Piece, label: str, size: float, rotations: int = 4, copies: int = 1) -> None:
+        entries.append(CatalogueEntry(4 + len(entries), piece, label, size, rotations, copies))
 
-    for kind, face in TILE_FACES:
+    tiles = load_components().tiles
+    for kind, face in TILE_FACES:  # each tile has a sticker on both faces
         add(
             tile_piece(kind, face),
             f"{face.value} track ({kind.value.replace('_', '/')} tile)",
             TILE_MARKER_MM,
             _FACE_ROTATIONS[face],
+            tiles[kind],
         )
     for colour in COLOURS:
         for die in Die:
             add(cart_piece(colour.value, die.value), f"{colour.value} minecart, {die.value} die",
                 CART_MARKER_MM)  # fmt: skip
     for colour in COLOURS:
-        add(chasm_piece(colour.value), f"{colour.value} chasm token", TOKEN_MARKER_MM, 1)
+        tokens = load_components().chasm_tokens_per_colour
+        add(chasm_piece(colour.value), f"{colour.value} chasm token", TOKEN_MARKER_MM, 1, tokens)
     for colour in COLOURS:
         for number in range(1, 9):
             add(Piece("deposit_card", f"{colour.value}-{number}"),
@@ -124,7 +128,7 @@ def layout(board_name: str = "standard") -> Layout:
     locations.append(
         Location(REVEAL_SLOT, LocationKind.SLOT, slot_x, height / 2, SLOT_W_MM, SLOT_H_MM)
     )
-    half = CORNER_MARKER_MM / 2 + 4
+    half = CORNER_MARKER_MM / 2 + 10  # clear of the edge with the marker's 5 mm white border
     corners = (
         CornerMarker(0, half, half, CORNER_MARKER_MM),
         CornerMarker(1, width - half, half, CORNER_MARKER_MM),
