@@ -293,7 +293,16 @@ class State(ABC):
         return [a for a, _ in self._undo]
 
     def parse_action(self, data: Mapping[str, Any] | Action) -> Action:
-        return self.CODEC.parse(data)
+        """The action for JSON (or an action value), in its one canonical form."""
+        return self.normalise(self.CODEC.parse(data))
+
+    def normalise(self, action: Action) -> Action:
+        """Write an action the way `legal_actions` does (say, square names upper-case).
+
+        Games whose actions can be spelt several ways override this, so that `apply`,
+        `legal_actions` and the history agree on one form.
+        """
+        return action
 
     def apply(self, action: Mapping[str, Any] | Action) -> None:
         """Apply a player action or chance outcome (a value or its JSON); atomic."""

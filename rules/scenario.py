@@ -106,7 +106,7 @@ def run_scenario(scenario: Mapping[str, Any], name: str = "scenario") -> Scenari
             state, problem = _run_step(state, step, rng)
         except IllegalAction as e:
             problem = f"unexpected rejection: {e}"
-        except (KeyError, ValueError, TypeError, IndexError) as e:
+        except Exception as e:  # a broken step or an engine bug: report it, check the next file
             problem = f"bad step {json.dumps(step)}: {type(e).__name__}: {e}"
         if problem:
             return ScenarioResult(name, StepFailure(i, problem))

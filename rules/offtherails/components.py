@@ -364,6 +364,7 @@ def board_from_json(data: dict[str, Any]) -> Board:
                 raise ValueError(f"mines.{colour_name}: mine square {label} is off the mine area")
             mine_squares.append(r * cols + c)
         mines[Colour(colour_name)] = Mine(Colour(colour_name), centre, tuple(mine_squares))
+    _check_board(sides, mines, names)
     centres = frozenset(m.centre for m in mines.values())
     inner = tuple(i for i in range(rows * cols) if i not in surface)
     return Board(
@@ -382,6 +383,36 @@ def board_from_json(data: dict[str, Any]) -> Board:
         placeable=tuple(i for i in inner if i not in centres),
         chasm_squares=inner,
     )
+
+
+def _check_board(
+    sides: dict[Side, SideInfo], mines: dict[Colour, Mine], names: tuple[str, ...]
+) -> None:
+    """The rules need four sides of four colours, a mine of each colour, mines apart."""
+    missing = [s.value for s in SIDES if s not in sides]
+    if missing:
+        raise ValueError(f"sides: the board needs all four sides; missing {missing}")
+    colours = [info.colour for info in sides.values()]
+    if sorted(colours) != sorted(COLOURS):
+        raise ValueError(
+            f"sides: each colour on exactly one side, got {[c.value for c in colours]}"
+        )
+    for side, info in sides.items():
+        if len(info.starting_tracks) < 2:
+            raise ValueError(
+                f"sides.{side.value}: at least 2 starting tracks (a player has 2 carts)"
+            )
+    absent = [c.value for c in COLOURS if c not in mines]
+    if absent:
+        raise ValueError(f"mines: a mine of each colour is needed; missing {absent}")
+    taken: dict[int, str] = {}
+    for colour, mine in mines.items():
+        for sq in (mine.centre, *mine.squares):
+            if sq in taken:
+                raise ValueError(
+                    f"mines.{colour.value}: {names[sq]} is already part of the {taken[sq]} mine"
+                )
+            taken[sq] = colour.value
 
 
 _DATA = resources.files("rules.offtherails") / "data"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Self
 
-from rules.core import CHANCE, Action, IllegalAction, JsonDict, Option, State
+from rules.core import CHANCE, Action, IllegalAction, JsonDict, MalformedAction, Option, State
 from rules.offtherails import actions as act
 from rules.offtherails.components import (
     COLOURS,
@@ -32,6 +32,7 @@ from rules.offtherails.components import (
     Direction,
     Gem,
     Gems,
+    Shape,
     Side,
     TileKind,
     exits_mask,
@@ -177,6 +178,23 @@ class Move:
     head_on: bool = False
 
 
+_SHAPE_WORDS = {
+    Shape.STRAIGHT: "straight",
+    Shape.CORNER: "corner",
+    Shape.T: "T-junction",
+    Shape.CROSS: "cross",
+}
+
+_PENDING_WORDS = {
+    Pending.NONE: "nothing",
+    Pending.CHOOSE_CART: "the choice of which minecart moves next",
+    Pending.ROUTE: "a route at a junction",
+    Pending.TAKE_JEWEL: "the choice of a jewel to pick up",
+    Pending.SPLIT: "the hit minecart's owner to split its jewels",
+    Pending.DROP_PILE: "the choice of which pile is dropped",
+}
+
+
 class _Step(StrEnum):
     MOVED = "moved"
     STOPPED = "stopped"
@@ -219,6 +237,7 @@ class _Data:
     gem_queue: tuple[int, ...] = ()
     reveal_queue: tuple[Colour, ...] = ()
     solo_reveals_left: int = 0
+    solo_chasm_card_out: bool = False  # revealed this deposits phase: not shuffled back yet
     move: Move | None = None
     record: TurnRecord = field(default_factory=TurnRecord)
     claimed_this_turn: bool = False
@@ -389,9 +408,12 @@ class OffTheRails(State):
     def _deck_outcomes(self) -> list[tuple[Action, float]]:
         d = self.d
         if self.solo:
+            # The Chasm card goes back into the deck after the phase, so it shows at most once
+            # among the first phase's four cards.
             cards = [(c, k) for c in COLOURS for k in self._unseen(c)]
-            total = len(cards) + 1
-            outs: list[tuple[Action, float]] = [(act.RevealChasmCard(), 1 / total)]
+            chasm = 0 if d.solo_chasm_card_out else 1
+            total = len(cards) + chasm
+            outs: list[tuple[Action, float]] = [(act.RevealChasmCard(), 1 / total)] if chasm else []
             return outs + [(act.RevealDeposit(c, k), 1 / total) for c, k in cards]
         left = d.deck_left + (1 if d.chasm_card_in_deck else 0)
         p_chasm = 0.0
@@ -408,7 +430,7 @@ class OffTheRails(State):
             out.append((act.RevealChasmCard(), p_chasm))
         if d.deck_left and p_chasm < 1:
             pile = d.pile_drawn if len(d.pile_drawn) < 4 else frozenset()
-            colours = [c for c in COLOURS if c not in pile]
+            colours = [c for c in COLOURS if c not in pile and self._unseen(c)]
             for c in colours:
                 unseen = self._unseen(c)
                 p = (1 - p_chasm) / len(colours) / len(unseen)
@@ -501,6 +523,28 @@ class OffTheRails(State):
                 return [act.DropPile(1), act.DropPile(2)]
         raise AssertionError(m.pending)
 
+    def normalise(self, action: Action) -> Action:
+        """Squares upper-case, exits in N, E, S, W order, a split pile in gem order."""
+        try:
+            match action:
+                case act.PlaceTile(square=sq, exits=ex):
+                    return act.PlaceTile(sq.upper(), exits_text(exits_mask(ex)))
+                case act.Upgrade(square=sq, exits=ex):
+                    return act.Upgrade(sq.upper(), exits_text(exits_mask(ex)))
+                case act.PlaceCart(cart=cart, square=sq):
+                    return act.PlaceCart(cart.lower(), sq.upper())
+                case act.PlaceChasm(square=sq):
+                    return act.PlaceChasm(sq.upper())
+                case act.SetSpeed(cart=cart, speed=speed):
+                    return act.SetSpeed(cart.lower(), speed)
+                case act.MoveFirst(cart=cart):
+                    return act.MoveFirst(cart.lower())
+                case act.Split(pile=pile):
+                    return act.Split(tuple(sorted(pile, key=lambda g: g.order)))
+        except ValueError as e:
+            raise MalformedAction(str(e), action) from None
+        return action
+
     def is_legal(self, action: Action) -> bool:
         if action.CHANCE_OUTCOME:
             return any(a == action for a, p in self.chance_outcomes() if p > 0)
@@ -552,15 +596,26 @@ class OffTheRails(State):
                         return f"mission {mission} is not completed"
                     return None
                 case act.PlaceChasm(square=sq_name):
-                    if b.index(sq_name) not in self._chasm_targets():
-                        return (
-                            f"a {d.chasm_token} chasm token goes orthogonally next to a "
-                            f"{d.chasm_token} chasm token, on a square without one"
-                        )
-                    return None
+                    return self._why_not_place_chasm(b.index(sq_name))
             return self._why_not_move_action(a)
         except ValueError as e:
             return str(e)
+
+    def _why_not_place_chasm(self, sq: int) -> str | None:
+        d, b = self.d, self.board
+        targets = self._chasm_targets()
+        if sq in targets:
+            return None
+        name = b.names[sq]
+        if sq in b.surface:
+            return f"chasm tokens fall only in the mine area; {name} is on the surface"
+        if d.chasm[sq] is not None:
+            return f"{name} already has a {d.chasm[sq]} chasm token"
+        where = ", ".join(b.names[t] for t in targets)
+        return (
+            f"a {d.chasm_token} chasm token goes orthogonally next to a {d.chasm_token} chasm "
+            f"token, on a square without one ({name} is not; it can go on {where})"
+        )
 
     def _why_not_place_tile(self, sq: int, mask: int) -> str | None:
         d, b = self.d, self.board
@@ -568,9 +623,14 @@ class OffTheRails(State):
         shape = shape_of(mask)
         kind = {"straight": TileKind.STRAIGHT_T, "corner": TileKind.CORNER_T}.get(shape.value)
         if kind is None:
-            return f"only a straight or corner tile may be placed, not a {shape.value}"
+            return (
+                f"only a straight or corner tile may be placed, not a {_SHAPE_WORDS[shape]} "
+                "(a T-junction or a cross comes only by upgrading a tile)"
+            )
         if sq in b.mine_centres:
             return f"tracks may not be placed on the centre square of a mine ({name})"
+        if sq in b.starting_track_exits:
+            return f"{name} is a starting track printed on the surface; tiles go in the mine area"
         if sq in b.surface:
             return f"{name} is on the surface, where no track is laid"
         if d.chasm[sq] is not None:
@@ -586,6 +646,10 @@ class OffTheRails(State):
         name = b.names[sq]
         tile = d.tiles[sq]
         if tile is None:
+            if sq in b.starting_track_exits:
+                return f"{name}'s starting track is printed on the board and cannot be upgraded"
+            if d.chasm[sq] is not None:
+                return f"{name} has fallen into the chasm: there is no track tile to upgrade"
             return f"there is no track tile on {name} to upgrade"
         if sq in self._occupied():
             return f"a tile with a minecart on it cannot be upgraded ({name})"
@@ -610,11 +674,17 @@ class OffTheRails(State):
         if not self._may_place_cart():
             limit = self._cart_limit()
             return f"a minecart may be placed only with fewer than {limit} on the board"
-        if sq not in self._free_starting_tracks(cart):
-            side = self.board.side_for_colour(cart.colour)
+        free = self._free_starting_tracks(cart)
+        if sq not in free:
+            b = self.board
+            side = b.side_for_colour(cart.colour)
+            there = self._occupied().get(sq)
+            if there is not None and sq in b.sides[side].starting_tracks:
+                return f"{b.names[sq]} is not a free starting track: minecart {there} is on it"
+            where = ", ".join(b.names[t] for t in free) or "none"
             return (
-                f"{self.board.names[sq]} is not a free starting track on the {side.value} "
-                f"surface of minecart {name}"
+                f"{b.names[sq]} is not a free starting track on the {side.value} surface of "
+                f"minecart {name} (free: {where})"
             )
         return None
 
@@ -640,7 +710,8 @@ class OffTheRails(State):
             act.DropPile: Pending.DROP_PILE,
         }[type(a)]
         if m.pending is not wanted:
-            return f"the move phase waits for {m.pending.value}, not {wanted.value}"
+            waiting, asked = _PENDING_WORDS[m.pending], _PENDING_WORDS[wanted]
+            return f"the move phase waits for {waiting}, not {asked}"
         if a not in self._move_actions():
             match a:
                 case act.MoveFirst(cart=c):
@@ -648,10 +719,23 @@ class OffTheRails(State):
                         f"minecart {c} is not one of yours still to move ({', '.join(m.to_move)})"
                     )
                 case act.Route(exit=x):
-                    opts = "".join(o.name for o in self._leaving_options(self.d.carts[m.cart]))
-                    return f"minecart {m.cart} cannot leave by {x.name} (it can leave by {opts})"
+                    cart = self.d.carts[m.cart]
+                    opts = " or ".join(o.name for o in self._leaving_options(cart))
+                    why = (
+                        "that is the way it came in"
+                        if x is cart.heading.opposite
+                        else f"the track there has no {x.name} exit"
+                    )
+                    square = self.board.names[cart.square]
+                    return (
+                        f"minecart {m.cart} on {square} cannot leave by {x.name}: {why} "
+                        f"(it can leave by {opts})"
+                    )
                 case act.TakeJewel(jewel=g):
-                    return f"the deposit here has no {g.value} to take (rocks are taken first)"
+                    square = self.board.names[self.d.carts[m.cart].square]
+                    if g is Gem.ROCK:
+                        return f"rocks are taken first, without a choice (on {square})"
+                    return f"the deposit on {square} has no {g.value} to take"
                 case act.Split():
                     size = (sum(self.d.carts[m.hit].hold) + 1) // 2
                     return f"pile 1 must be {size} of the jewels minecart {m.hit} holds"
@@ -880,7 +964,8 @@ class OffTheRails(State):
     def _reveal_chasm_card(self) -> None:
         d = self.d
         if self.solo:
-            self._solo_reveal_done()  # no collapse this turn; the card is shuffled back in
+            d.solo_chasm_card_out = True  # no collapse for it; shuffled back after the phase
+            self._solo_reveal_done()
             return
         d.chasm_card_in_deck = False
         d.chasm_card_drawn_by = d.active
@@ -928,6 +1013,7 @@ class OffTheRails(State):
         if self.solo:
             d.phase = Phase.DEPOSIT
             d.solo_reveals_left = 4 if d.turn == 1 else 1
+            d.solo_chasm_card_out = False
             if d.deck_left == 0:
                 self._check_end()
         elif d.chasm_open:
@@ -1085,7 +1171,7 @@ class OffTheRails(State):
         assert d.move is not None
         connected = bool(self._track_mask(hit.square) & x.opposite.bit)
         head_on = connected and self._faces(hit, x.opposite)
-        if head_on:
+        if head_on and hit.owner != d.active:  # Head to Head asks for an opponent's cart
             d.record = replace(d.record, head_on=True)
         d.move = replace(
             d.move,
@@ -1410,6 +1496,7 @@ class OffTheRails(State):
                 "pile_drawn": sorted(c.value for c in d.pile_drawn),
                 "seen": {c.value: sorted(s) for c, s in d.seen.items()},
                 "solo_reveals_left": d.solo_reveals_left,
+                "solo_chasm_card_out": d.solo_chasm_card_out,
             },
             "chasm_open": d.chasm_open,
             "gem_queue": [b.names[s] for s in d.gem_queue],
@@ -1498,6 +1585,7 @@ class OffTheRails(State):
         d.pile_drawn = frozenset(Colour(c) for c in deck["pile_drawn"])
         d.seen = {Colour(c): frozenset(s) for c, s in deck["seen"].items()}
         d.solo_reveals_left = deck["solo_reveals_left"]
+        d.solo_chasm_card_out = deck["solo_chasm_card_out"]
         d.chasm_open = data["chasm_open"]
         d.gem_queue = tuple(b.index(s) for s in data["gem_queue"])
         d.reveal_queue = tuple(Colour(c) for c in data["reveal_queue"])
