@@ -62,7 +62,14 @@ def open_serial_url(url: str, baudrate: int, timeout: float) -> SerialPort:
     import serial
 
     port = serial.serial_for_url(url, baudrate=baudrate, timeout=timeout)
-    port.reset_input_buffer()  # whatever arrived before the handshake is stale
+    try:
+        # Whatever arrived before the handshake is stale. A device that vanished right after
+        # opening makes this raise termios.error, which is no OSError: close the port anyway.
+        port.reset_input_buffer()
+    except BaseException:
+        with contextlib.suppress(Exception):
+            port.close()
+        raise
     opened: SerialPort = port
     return opened
 
@@ -104,6 +111,8 @@ class LinkHealth:
     last_seen: float | None
     last_error: str | None
     rto_ms: float
+    internal_errors: int
+    last_internal_error: str | None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -186,6 +195,8 @@ class BoardLink:
         self._connections = 0
         self._last_seen: float | None = None
         self._board_version = 0
+        self._internal_errors = 0
+        self._last_internal_error: str | None = None
 
     # --- life cycle ----------------------------------------------------------------------------
 
@@ -285,6 +296,8 @@ class BoardLink:
             last_seen=self._last_seen,
             last_error=self._last_error,
             rto_ms=rto * 1000,
+            internal_errors=self._internal_errors,
+            last_internal_error=self._last_internal_error,
         )
 
     async def events(self) -> AsyncIterator[BoardEvent]:
@@ -298,7 +311,8 @@ class BoardLink:
                 yield await queue.get()
         finally:
             with self._lock:
-                self._subscribers.remove(subscriber)
+                if subscriber in self._subscribers:  # gone already if its loop was closed
+                    self._subscribers.remove(subscriber)
 
     # --- the link's thread ---------------------------------------------------------------------
 
@@ -306,49 +320,66 @@ class BoardLink:
         failures = 0
         while not self._stopping.is_set():
             try:
-                port = self._open_port(self.url, self.baudrate, READ_TIMEOUT_S)
-            except (OSError, ValueError) as error:  # SerialException is an OSError
-                self._last_error = f"cannot open {self.url}: {error}"
-                self._stopping.wait(self._backoff.delay(failures))
-                failures += 1
-                continue
-            now = self._clock()
-            session = Session(self._intent, self._occupancy, now, self._timing, self._policy)
-            with self._lock:
-                self._session = session
-            if self._state is not LinkState.INCOMPATIBLE:  # stays so until a handshake succeeds
-                self._set_state(LinkState.CONNECTING, f"port {self.url} open, sending HELLO")
-            try:
-                self._converse(port, session)
-            except LinkLost as error:
-                self._last_error = str(error)
-            except ProtocolVersionError as error:
-                self._last_error = str(error)
-                self._board_version = error.board_version
-                self._set_state(LinkState.INCOMPATIBLE, str(error))
-                failures = 30  # someone must flash matching firmware: retry only slowly
-            except OSError as error:
-                self._last_error = f"port {self.url} lost: {error}"
+                failures = self._connect_once(failures)
             except Exception as error:
-                # A bug must not end the thread and leave the table without a board for good.
-                log.exception("board link to %s failed; reopening", self.url)
-                self._last_error = f"internal error: {error!r}"
-            finally:
-                self._close(port)
-                with self._lock:
-                    self._totals = self._totals.plus(
-                        session.decoder.stats, session.counters, session.sender.retransmits
-                    )
-                    self._session = None
-                self._connected.clear()
-            if session.identity is not None:
-                failures = 0
+                # Nothing but stop() may end this thread: a bug anywhere in one attempt must not
+                # leave the table without a board for the rest of the night.
+                self._internal_error(error)
             if self._stopping.is_set():
                 break
-            if self._state is not LinkState.INCOMPATIBLE:
-                self._set_state(LinkState.DISCONNECTED, self._last_error or "disconnected")
             self._stopping.wait(self._backoff.delay(failures))
             failures += 1
+
+    def _connect_once(self, failures: int) -> int:
+        """Open the port and converse until the link is lost; the failure count for backoff."""
+        try:
+            port = self._open_port(self.url, self.baudrate, READ_TIMEOUT_S)
+        except Exception as error:  # SerialException is an OSError; termios.error is not
+            self._last_error = f"cannot open {self.url}: {error}"
+            return failures
+        try:
+            now = self._clock()
+            session = Session(self._intent, self._occupancy, now, self._timing, self._policy)
+        except BaseException:
+            self._close(port)
+            raise
+        with self._lock:
+            self._session = session
+        try:
+            if self._state is not LinkState.INCOMPATIBLE:  # stays so until a handshake succeeds
+                self._set_state(LinkState.CONNECTING, f"port {self.url} open, sending HELLO")
+            self._converse(port, session)
+        except LinkLost as error:
+            self._last_error = str(error)
+        except ProtocolVersionError as error:
+            self._last_error = str(error)
+            self._board_version = error.board_version
+            self._set_state(LinkState.INCOMPATIBLE, str(error))
+            failures = 30  # someone must flash matching firmware: retry only slowly
+        except OSError as error:
+            self._last_error = f"port {self.url} lost: {error}"
+        except Exception as error:
+            self._internal_error(error)
+        finally:
+            self._close(port)
+            with self._lock:
+                self._totals = self._totals.plus(
+                    session.decoder.stats, session.counters, session.sender.retransmits
+                )
+                self._session = None
+            self._connected.clear()
+        if session.identity is not None:
+            failures = 0
+        if not self._stopping.is_set() and self._state is not LinkState.INCOMPATIBLE:
+            self._set_state(LinkState.DISCONNECTED, self._last_error or "disconnected")
+        return failures
+
+    def _internal_error(self, error: Exception) -> None:
+        """A bug, not a fault of the board or the cable: count it, say it, reopen the port."""
+        log.error("board link to %s failed; reopening", self.url, exc_info=error)
+        self._internal_errors += 1
+        self._last_internal_error = f"{error!r}"
+        self._last_error = f"internal error: {error!r}"
 
     def _converse(self, port: SerialPort, session: Session) -> None:
         while not self._stopping.is_set():
@@ -393,8 +424,16 @@ class BoardLink:
                 log.exception("board event callback failed on %s", event)
         with self._lock:
             subscribers = list(self._subscribers)
-        for loop, queue in subscribers:
-            loop.call_soon_threadsafe(queue.put_nowait, event)
+        dead = []
+        for subscriber in subscribers:
+            loop, queue = subscriber
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, event)
+            except RuntimeError:  # its loop was closed without ending the iterator
+                dead.append(subscriber)
+        if dead:
+            with self._lock:
+                self._subscribers = [s for s in self._subscribers if s not in dead]
 
     def _set_state(self, state: LinkState, detail: str) -> None:
         if state is not self._state:
@@ -432,5 +471,5 @@ class BoardLink:
 
     @staticmethod
     def _close(port: SerialPort) -> None:
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(Exception):  # termios.error is no OSError
             port.close()

@@ -1,0 +1,117 @@
+"""The link's thread survives whatever goes wrong, and stop() leaves nobody waiting."""
+
+import asyncio
+import termios
+import threading
+import time
+
+import pytest
+import serial
+
+import firmware_bridge.link as link_module
+from firmware_bridge.link import Backoff, BoardLink, open_serial_url
+from firmware_bridge.messages import Square
+from firmware_bridge.session import LinkState
+from hardware.virtual_board import VirtualBoard
+
+FAST_BACKOFF = Backoff(initial_s=0.02, max_s=0.2)
+
+
+def wait_until(predicate, timeout=5.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} not reached within {timeout} s")
+        time.sleep(0.005)
+
+
+def occupied(link, row, col):
+    return link.occupancy is not None and Square(row, col) in link.occupancy.occupied
+
+
+@pytest.fixture
+def board():
+    with VirtualBoard(8, 8, seed=21) as virtual:
+        yield virtual
+
+
+def test_an_event_loop_closed_mid_iteration_does_not_kill_the_link(board):
+    link = BoardLink(str(board.path), backoff=FAST_BACKOFF).start()
+    loop = asyncio.new_event_loop()
+    try:
+        link.wait_connected(5)
+        events = link.events()
+
+        async def first():
+            waiting = asyncio.ensure_future(anext(events))
+            await asyncio.sleep(0)  # subscribed
+            board.place(1, 1)
+            return await asyncio.wait_for(waiting, 5)
+
+        loop.run_until_complete(first())
+        loop.close()  # the iterator is left suspended on a closed loop
+        board.place(2, 2)
+        wait_until(lambda: occupied(link, 2, 2), what="change after the loop closed")
+        board.place(3, 3)
+        wait_until(lambda: occupied(link, 3, 3), what="next change")
+        assert link.state is LinkState.CONNECTED
+        assert link.health().internal_errors == 0
+    finally:
+        link.stop()
+
+
+def test_an_open_failing_with_a_non_os_error_is_retried(board):
+    calls = []
+
+    def opener(url, baudrate, timeout):
+        calls.append(url)
+        if len(calls) == 1:
+            raise termios.error(5, "Input/output error")  # tcflush on a vanished device
+        return open_serial_url(url, baudrate, timeout)
+
+    link = BoardLink(str(board.path), open_port=opener, backoff=FAST_BACKOFF).start()
+    try:
+        link.wait_connected(5)
+        assert len(calls) >= 2
+    finally:
+        link.stop()
+
+
+def test_open_serial_url_closes_the_port_when_flushing_fails(monkeypatch):
+    class Vanishing:
+        closed = False
+
+        def reset_input_buffer(self):
+            raise termios.error(5, "Input/output error")
+
+        def close(self):
+            self.closed = True
+
+    port = Vanishing()
+    monkeypatch.setattr(serial, "serial_for_url", lambda *args, **kwargs: port)
+    with pytest.raises(termios.error):
+        open_serial_url("/dev/whatever", 115200, 0.005)
+    assert port.closed
+
+
+def test_a_bug_outside_the_conversation_is_counted_and_the_link_goes_on(board, monkeypatch):
+    real_session = link_module.Session
+    calls = []
+
+    def flaky_session(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("bug while setting up a session")
+        return real_session(*args, **kwargs)
+
+    monkeypatch.setattr(link_module, "Session", flaky_session)
+    link = BoardLink(str(board.path), backoff=FAST_BACKOFF).start()
+    try:
+        link.wait_connected(5)
+        health = link.health()
+        assert health.internal_errors == 1
+        assert "bug while setting up a session" in (health.last_internal_error or "")
+        assert health.to_json()["internal_errors"] == 1
+    finally:
+        link.stop()
+    assert not any(t.name.startswith("board-link") for t in threading.enumerate())
