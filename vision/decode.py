@@ -39,6 +39,10 @@ class LocationDecoder:
     OCCLUDED). Without markers it is EMPTY only if its interior (the central `interior` share,
     clear of printed outlines and names) looks like plain mat: neutral colour, little texture,
     and not much darker than the mat's white near the corners; anything else covers it: OCCLUDED.
+
+    Colour is judged relative to the mat: the interior is white-balanced by `mat_bgr` (the plain
+    mat's colour in this frame), so a warm lamp or a blue shade neither makes the mat look like
+    skin nor hides a hand.
     """
 
     def __init__(
@@ -48,12 +52,14 @@ class LocationDecoder:
         marker_sizes: Mapping[int, float],
         mat_white: float,
         settings: DecodeSettings = DecodeSettings(),
+        mat_bgr: tuple[float, float, float] | None = None,
     ) -> None:
         self.board = board
         self.warper = warper
         self.marker_sizes = marker_sizes
         self.mat_white = mat_white
         self.settings = settings
+        self.gains = white_balance_gains(mat_bgr)
         self._detector: Any = make_detector(board.family)
 
     def decode(self, frame: Image, rect: Rect) -> LocationReading:
@@ -65,7 +71,7 @@ class LocationDecoder:
             # a small marker under a soft lens: try once more on a sharpened crop
             soft = cv2.GaussianBlur(gray, (0, 0), 2.0)
             markers = self._markers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0), rect)
-        inner = self._interior(crop, rect)
+        inner = balance(self._interior(crop, rect), self.gains)
         if markers:
             if skin_fraction(inner) > s.max_skin_fraction:
                 return LocationReading(rect.name, LocationState.OCCLUDED, tuple(sorted(markers)))
@@ -119,3 +125,20 @@ def skin_fraction(bgr: Image) -> float:
     ycc = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
     mask = cv2.inRange(ycc, (40, 138, 77), (255, 178, 127))
     return float(np.count_nonzero(mask)) / max(1, mask.size)
+
+
+def white_balance_gains(mat_bgr: tuple[float, float, float] | None) -> tuple[float, float, float]:
+    """Per-channel gains that make the mat's colour neutral (its brightness kept), within 0.5-2."""
+    if mat_bgr is None or min(mat_bgr) <= 1.0:
+        return (1.0, 1.0, 1.0)
+    mean = sum(mat_bgr) / 3
+    b, g, r = (min(2.0, max(0.5, mean / c)) for c in mat_bgr)
+    return b, g, r
+
+
+def balance(bgr: Image, gains: tuple[float, float, float]) -> Image:
+    """`bgr` with each channel multiplied by its gain (saturating)."""
+    if all(abs(g - 1.0) < 0.01 for g in gains):
+        return bgr
+    out: Image = cv2.transform(bgr, np.diag(np.array(gains, dtype=np.float32)))
+    return out

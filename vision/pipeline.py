@@ -148,7 +148,12 @@ class VisionPipeline:
         full = self._full_pending or self._ref is None
         mat_white = float(np.percentile(small, 90))
         self.decoder = LocationDecoder(
-            self.board, self.warper, self.marker_sizes, mat_white, self.settings.decode
+            self.board,
+            self.warper,
+            self.marker_sizes,
+            mat_white,
+            self.settings.decode,
+            mat_bgr=self.warper.mat_colour(frame),
         )
         if full:
             to_decode = set(boxes.names)

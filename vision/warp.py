@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import cv2
 import numpy as np
@@ -52,6 +53,7 @@ class BoardWarper:
         self._small_to_pyr = _scale(shrink) @ offset @ calibration.mat_to_image @ _scale(cell_mm)
         self.size = (math.ceil(board.width_mm / cell_mm), math.ceil(board.height_mm / cell_mm))
         self.boxes = self._cell_boxes()
+        self.mat_samples = self._mat_sample_points(frame_size)
 
     def small_board(self, frame: Image) -> Image:
         """The whole mat at `cell_mm` per pixel, grey, from a BGR or grey frame."""
@@ -77,6 +79,50 @@ class BoardWarper:
             frame, m, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
         )
         return out
+
+    def mat_colour(self, frame: Image) -> tuple[float, float, float] | None:
+        """The plain mat's colour (B, G, R) in `frame`, from its margin clear of every location.
+
+        The brighter half of the sampled points is taken (a hand or a sleeve over the margin is
+        darker than the paper) and the median of each channel. None for a grey frame or a board
+        without margin.
+        """
+        ys, xs = self.mat_samples
+        if frame.ndim != 3 or len(xs) == 0:
+            return None
+        samples = frame[ys, xs].astype(np.float32)
+        grey = samples.mean(axis=1)
+        bright = samples[grey >= np.median(grey)]
+        b, g, r = (float(v) for v in np.median(bright, axis=0))
+        return b, g, r
+
+    def _mat_sample_points(self, frame_size: tuple[int, int]) -> tuple[Any, Any]:
+        """Frame pixels on a 4 mm grid of plain mat: inside the mat, clear of locations and of
+        corner markers; the whole mat's inside when the margin is too thin to sample."""
+        b = self.board
+        step, clear = 4.0, 3.0
+        xs_mm = np.arange(clear + step / 2, b.width_mm - clear, step)
+        ys_mm = np.arange(clear + step / 2, b.height_mm - clear, step)
+        gx, gy = np.meshgrid(xs_mm, ys_mm)
+        pts = np.stack([gx.ravel(), gy.ravel()], axis=1)
+        inside = np.ones(len(pts), dtype=bool)
+        free = inside.copy()
+        for r in b.locations:
+            free &= ~(
+                (pts[:, 0] > r.x0 - clear)
+                & (pts[:, 0] < r.x1 + clear)
+                & (pts[:, 1] > r.y0 - clear)
+                & (pts[:, 1] < r.y1 + clear)
+            )
+        for c in b.corners:
+            half = c.size_mm * (0.5 + 1 / 6) + clear
+            free &= ~((np.abs(pts[:, 0] - c.x_mm) < half) & (np.abs(pts[:, 1] - c.y_mm) < half))
+        chosen = pts[free] if np.count_nonzero(free) >= 64 else pts[inside]
+        px = project(self.calibration.mat_to_image, chosen)
+        w, h = frame_size
+        xi = np.clip(np.round(px[:, 0]).astype(np.intp), 0, w - 1)
+        yi = np.clip(np.round(px[:, 1]).astype(np.intp), 0, h - 1)
+        return yi, xi
 
     def _cell_boxes(self) -> CellBoxes:
         c = self.cell_mm

@@ -113,3 +113,47 @@ def test_18mm_markers_read_under_a_soft_lens(
     seen = read_still(VisionPipeline(board, stickers), frame)
     got = {r.name: r.ids_and_rotations() for r in seen.readings if r.markers}
     assert got == visible_truth(freeze(content))
+
+
+def _cast(frame: Image, gains: tuple[float, float, float]) -> Image:
+    """The frame as a camera under a coloured light would see it (per-channel BGR gains)."""
+    import numpy as np
+
+    out = frame.astype(np.float32) * np.array(gains, np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+CASTS = {
+    "slightly_warm": (0.90, 0.96, 1.0),
+    "warm_lamp": (0.80, 0.92, 1.0),
+    "cool_shade": (1.0, 0.97, 0.88),
+    "daylight_blue": (1.0, 0.95, 0.82),
+}
+
+
+@pytest.mark.parametrize("cast", list(CASTS))
+def test_a_colour_cast_reads_the_table_exactly_and_a_hand_stays_occluded(
+    board: BoardGeometry, renderer: TableRenderer, read_still: Reader, cast: str
+) -> None:
+    view = View.overhead(board, tilt=0.05)
+    conditions = Conditions(blur_sigma=0.9, noise_sigma=2.5, light=Light(0.9, 0.15, -0.1, 0.2))
+    content = full_table(board, 1, 0)
+    frame = _cast(renderer.render(content, view, conditions, seed=4), CASTS[cast])
+    seen = read_still(VisionPipeline(board, STICKERS), frame)
+    truth = visible_truth(freeze(content))
+    got = {r.name: r.ids_and_rotations() for r in seen.readings if r.markers}
+    assert got == truth
+    states = {r.name: r.state for r in seen.readings}
+    assert all(states[n] == LocationState.OCCUPIED for n in truth)
+    assert all(s == LocationState.EMPTY for n, s in states.items() if n not in truth)
+    # a hand resting over an occupied square (its arm over empty ones) is still a hand
+    occupied = next(n for n in ("f6", "e5", "g7", "d4") if n in truth)
+    rect = board.location(occupied)
+    h = renderer.mat_to_image(view)
+    x, y, w = h @ [rect.x_mm + 25, rect.y_mm, 1.0]
+    hand = Hand(x / w, y / w, 55.0, entry=(x / w, 820.0))
+    hidden = _cast(renderer.render(content, view, conditions, [hand], seed=5), CASTS[cast])
+    seen = read_still(VisionPipeline(board, STICKERS), hidden)
+    assert seen.at(occupied).state == LocationState.OCCLUDED
+    assert len(seen.occluded - set(truth)) >= 3, "the arm over empty squares must occlude them"
+    assert seen.at("a1").state != LocationState.OCCLUDED
