@@ -8,7 +8,7 @@ import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from dataclasses import asdict, dataclass
 from queue import Empty, SimpleQueue
 from typing import Any, Protocol
@@ -76,6 +76,20 @@ def open_serial_url(url: str, baudrate: int, timeout: float) -> SerialPort:
 
 class LinkStopped(RuntimeError):
     """The link was stopped before the request was carried out."""
+
+
+class _End:
+    """Put in an events() queue by stop(): the iteration ends."""
+
+
+_END = _End()
+_Subscriber = tuple[asyncio.AbstractEventLoop, "asyncio.Queue[BoardEvent | _End]"]
+
+
+def _fail(future: Future[None], error: BaseException) -> None:
+    with contextlib.suppress(InvalidStateError):  # cancelled meanwhile
+        if not future.done():
+            future.set_exception(error)
 
 
 @dataclass(frozen=True)
@@ -179,10 +193,13 @@ class BoardLink:
         self._clock = clock
         self._wall_clock = wall_clock
         self._intent = HostIntent()
-        self._requests: SimpleQueue[Callable[[], None]] = SimpleQueue()
+        self._requests: SimpleQueue[tuple[Callable[[], None], Future[None]]] = SimpleQueue()
         self._waiting: list[Future[None]] = []
-        self._subscribers: list[tuple[asyncio.AbstractEventLoop, asyncio.Queue[BoardEvent]]] = []
+        self._subscribers: list[_Subscriber] = []
         self._lock = threading.Lock()
+        # Taken to check _stopping and queue a request as one step, and to set _stopping.
+        self._request_lock = threading.Lock()
+        self._ended = False  # stop() has run: events() iterators end at once
         self._stopping = threading.Event()
         self._connected = threading.Event()
         self._thread: threading.Thread | None = None
@@ -210,16 +227,36 @@ class BoardLink:
         return self
 
     def stop(self) -> None:
-        """Close the port and end the thread; pending requests fail with LinkStopped."""
-        self._stopping.set()
-        if self._thread is not None:
+        """Close the port and end the thread; pending requests fail with LinkStopped.
+
+        A STOPPED state change goes to on_event and every events() iterator, which then ends.
+        """
+        with self._request_lock:
+            self._stopping.set()  # no request is queued after this
+        if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join()
+        failed: list[Future[None]] = []
+        while True:
+            try:
+                _, future = self._requests.get_nowait()
+            except Empty:
+                break
+            failed.append(future)
         with self._lock:
-            waiting, self._waiting = self._waiting, []
-        for future in waiting:
-            if not future.done():
-                future.set_exception(LinkStopped(f"link to {self.url} stopped"))
-        self._state = LinkState.STOPPED
+            failed += self._waiting
+            self._waiting = []
+        for future in failed:
+            _fail(future, LinkStopped(f"link to {self.url} stopped"))
+        if self._ended:
+            return
+        self._connected.clear()
+        self._set_state(LinkState.STOPPED, f"link to {self.url} stopped")
+        with self._lock:
+            self._ended = True
+            subscribers, self._subscribers = self._subscribers, []
+        for loop, queue in subscribers:
+            with contextlib.suppress(RuntimeError):  # its loop is closed: nobody is waiting
+                loop.call_soon_threadsafe(queue.put_nowait, _END)
 
     def __enter__(self) -> BoardLink:
         return self.start()
@@ -247,6 +284,8 @@ class BoardLink:
         """Block until the handshake and a first snapshot; TimeoutError or ProtocolVersionError."""
         deadline = self._clock() + timeout
         while not self._connected.wait(0.01):
+            if self._stopping.is_set():
+                raise LinkStopped(f"link to {self.url} stopped")
             if self._state is LinkState.INCOMPATIBLE:
                 raise ProtocolVersionError(self._board_version)
             if self._clock() > deadline:
@@ -301,14 +340,22 @@ class BoardLink:
         )
 
     async def events(self) -> AsyncIterator[BoardEvent]:
-        """Events from the first iteration on, delivered on the iterating event loop."""
-        queue: asyncio.Queue[BoardEvent] = asyncio.Queue()
+        """Events from the first iteration on, delivered on the iterating event loop.
+
+        The iteration ends after the STOPPED state change once stop() has run.
+        """
+        queue: asyncio.Queue[BoardEvent | _End] = asyncio.Queue()
         subscriber = (asyncio.get_running_loop(), queue)
         with self._lock:
+            if self._ended:
+                return
             self._subscribers.append(subscriber)
         try:
             while True:
-                yield await queue.get()
+                event = await queue.get()
+                if isinstance(event, _End):
+                    return
+                yield event
         finally:
             with self._lock:
                 if subscriber in self._subscribers:  # gone already if its loop was closed
@@ -442,32 +489,32 @@ class BoardLink:
 
     def _request(self, change: Callable[[], None]) -> Future[None]:
         future: Future[None] = Future()
-        if self._stopping.is_set():
-            future.set_exception(LinkStopped(f"link to {self.url} stopped"))
-            return future
-
-        def apply() -> None:
-            change()
-            self._waiting.append(future)
-
-        self._requests.put(apply)
+        with self._request_lock:
+            # stop() sets _stopping under this lock and drains the queue after the thread
+            # ended: a request is either refused here or queued before stop() drains.
+            if self._stopping.is_set():
+                future.set_exception(LinkStopped(f"link to {self.url} stopped"))
+                return future
+            self._requests.put((change, future))
         return future
 
     def _apply_requests(self) -> None:
         while True:
             try:
-                apply = self._requests.get_nowait()
+                change, future = self._requests.get_nowait()
             except Empty:
                 return
             with self._lock:
-                apply()
+                change()
+                self._waiting.append(future)
 
     def _resolve_waiting(self) -> None:
         with self._lock:
             waiting, self._waiting = self._waiting, []
         for future in waiting:
-            if not future.done():
-                future.set_result(None)
+            with contextlib.suppress(InvalidStateError):  # cancelled meanwhile
+                if not future.done():
+                    future.set_result(None)
 
     @staticmethod
     def _close(port: SerialPort) -> None:

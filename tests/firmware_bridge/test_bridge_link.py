@@ -9,9 +9,9 @@ import pytest
 import serial
 
 import firmware_bridge.link as link_module
-from firmware_bridge.link import Backoff, BoardLink, open_serial_url
-from firmware_bridge.messages import Square
-from firmware_bridge.session import LinkState
+from firmware_bridge.link import Backoff, BoardLink, LinkStopped, open_serial_url
+from firmware_bridge.messages import Color, ScanSettings, Square
+from firmware_bridge.session import LinkState, LinkStateChanged
 from hardware.virtual_board import VirtualBoard
 
 FAST_BACKOFF = Backoff(initial_s=0.02, max_s=0.2)
@@ -115,3 +115,69 @@ def test_a_bug_outside_the_conversation_is_counted_and_the_link_goes_on(board, m
     finally:
         link.stop()
     assert not any(t.name.startswith("board-link") for t in threading.enumerate())
+
+
+def test_stop_fails_requests_queued_while_unplugged():
+    link = BoardLink("/nonexistent/railtable-board", backoff=FAST_BACKOFF).start()
+    future = link.set_leds({Square(0, 0): Color(1, 2, 3)})
+    scan = link.set_scan(ScanSettings(heartbeat_ms=1000))
+    link.stop()
+    with pytest.raises(LinkStopped):
+        future.result(timeout=5)
+    with pytest.raises(LinkStopped):
+        scan.result(timeout=5)
+    with pytest.raises(LinkStopped):
+        link.set_leds({Square(0, 0): Color(0, 0, 0)}).result(timeout=5)
+
+
+def test_a_request_racing_stop_is_failed_not_forgotten():
+    link = BoardLink("/nonexistent/railtable-board", backoff=FAST_BACKOFF).start()
+    stoppers = []
+
+    class StopWhilePutting:
+        """stop() runs between the request's check of _stopping and its put."""
+
+        def __init__(self, queue):
+            self.queue = queue
+
+        def put(self, item):
+            stopper = threading.Thread(target=link.stop)
+            stoppers.append(stopper)
+            stopper.start()
+            stopper.join(0.3)
+            self.queue.put(item)
+
+        def get_nowait(self):
+            return self.queue.get_nowait()
+
+    link._requests = StopWhilePutting(link._requests)
+    future = link.set_leds({Square(0, 0): Color(1, 2, 3)})
+    for stopper in stoppers:
+        stopper.join(5)
+    with pytest.raises(LinkStopped):
+        future.result(timeout=5)
+
+
+def test_stop_ends_event_iterators_with_a_stopped_state(board):
+    recorder = []
+
+    async def watch():
+        link = BoardLink(str(board.path), on_event=recorder.append, backoff=FAST_BACKOFF).start()
+        seen = []
+
+        async def consume():
+            async for event in link.events():
+                seen.append(event)
+
+        task = asyncio.create_task(consume())
+        await asyncio.sleep(0)  # subscribed
+        await asyncio.to_thread(link.wait_connected, 5)
+        await asyncio.to_thread(link.stop)
+        await asyncio.wait_for(task, 5)
+        after = [event async for event in link.events()]  # ends at once once stopped
+        return seen, after
+
+    seen, after = asyncio.run(watch())
+    assert seen[-1] == LinkStateChanged(LinkState.STOPPED, f"link to {board.path} stopped")
+    assert recorder[-1] == seen[-1]
+    assert after == []
