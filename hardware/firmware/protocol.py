@@ -103,6 +103,8 @@ def unstuff(chunk: bytes) -> bytes | None:
     escaped = False
     for byte in chunk:
         if escaped:
+            if byte == ESCAPE:
+                return None  # an escape followed by another escape (PROTOCOL.md section 3)
             out.append(byte ^ ESCAPE_XOR)
             escaped = False
         elif byte == ESCAPE:
