@@ -132,9 +132,11 @@ class Calibrator:
     Each corner's patch is compared with the one seen at calibration. An undisturbed patch confirms
     the corner. A disturbed one is decoded in a small window: found in place (light changed) it is
     confirmed and its patch refreshed; found elsewhere, the corner moved and the homography is
-    re-estimated; not found, it is hidden (a hand). While two or more corners are unconfirmed the
-    whole frame is searched every `search_every` frames; after `lost_after` such frames, or when a
-    corner moved and the four cannot all be seen, the state is LOST and no squares are reported.
+    re-estimated; not found, it is hidden (a hand). When no corner is confirmed (a bumped camera)
+    the whole frame is searched at once; while two or three are unconfirmed, every
+    `search_every` frames (`steady` is False while fewer than three are confirmed, and the pipeline
+    lets no view settle then); after `lost_after` such frames, or when a corner moved and the four
+    cannot all be seen, the state is LOST and no squares are reported.
     """
 
     def __init__(
@@ -158,6 +160,7 @@ class Calibrator:
         self._unconfirmed_frames = 0
         self._frames_since_search = 0
         self._displaced: dict[int, tuple[NDArray[np.float32], int]] = {}
+        self.confirmed = 0
 
     def update(self, frame: Image) -> CalibrationEvent:
         """Look at one frame (BGR or grey); returns NEW when a new calibration was adopted.
@@ -167,16 +170,25 @@ class Calibrator:
         """
         gray = LazyGray(frame)
         if self.state != CalibrationState.CALIBRATED or self.calibration is None:
-            return self._search(gray, throttle=self.state != CalibrationState.UNCALIBRATED)
+            self.confirmed = 0
+            event = self._search(gray, throttle=self.state != CalibrationState.UNCALIBRATED)
+            self._after_search(event)
+            return event
         confirmed, moved = self._check_corners(gray)
+        self.confirmed = confirmed
         if moved:
-            return self._search(gray, throttle=False)
+            event = self._search(gray, throttle=False)
+            self._after_search(event)
+            return event
         if confirmed >= 3:
             self._unconfirmed_frames = 0
             return CalibrationEvent.KEPT
         self._unconfirmed_frames += 1
-        if self._unconfirmed_frames % self.search_every == 0:
+        if confirmed == 0 or self._unconfirmed_frames % self.search_every == 0:
+            # no corner where it was (the camera was bumped): search the whole frame at once
             event = self._search(gray, throttle=False, keep_on_failure=True)
+            if event != CalibrationEvent.NONE:
+                self._after_search(event)
             if event == CalibrationEvent.NEW:
                 return event
         if self._unconfirmed_frames >= self.lost_after:
@@ -189,6 +201,12 @@ class Calibrator:
             else (CalibrationEvent.NONE)
         )
 
+    @property
+    def steady(self) -> bool:
+        """Calibrated with at least three corners confirmed at their calibrated places this frame:
+        only then may frames be read through the homography (after a bump they may not)."""
+        return self.state == CalibrationState.CALIBRATED and self.confirmed >= 3
+
     def recalibrate(self) -> None:
         """Forget the calibration; the next frames search for the corners again."""
         self.state = CalibrationState.UNCALIBRATED
@@ -196,6 +214,11 @@ class Calibrator:
         self.reason = "recalibration requested"
 
     # --- internals ------------------------------------------------------------------------
+    def _after_search(self, event: CalibrationEvent) -> None:
+        """A calibration (re)adopted from this frame: its four corners are where it says."""
+        if event != CalibrationEvent.NONE and self.state == CalibrationState.CALIBRATED:
+            self.confirmed = 4
+
     def _lose(self, reason: str) -> None:
         self.state = CalibrationState.LOST
         self.reason = reason

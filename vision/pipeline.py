@@ -105,6 +105,10 @@ class VisionPipeline:
         assert self.warper is not None
         small = self.warper.small_board(frame)
         motion, self.moving = self._motion(small)
+        if not self.calibrator.steady:
+            # fewer than three corners where the homography says: the camera may have been
+            # bumped, and this frame read through the old homography shows a shifted table
+            motion = True
         self._prev = small
         settled, decoded = None, 0
         if self.stabiliser.step(motion):

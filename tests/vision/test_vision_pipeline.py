@@ -253,3 +253,23 @@ def test_a_hand_resting_from_the_start_stays_occluded_until_it_leaves(
     assert pipeline.last_view is not None and "f6" in pipeline.last_view.occluded
     gone = read_still(pipeline, renderer.render(START, view, COND, seed=30))
     assert gone.at("f6").state == LocationState.EMPTY and gone.occluded == frozenset()
+
+
+def test_a_hard_bump_reports_no_change_and_recalibrates(renderer: TableRenderer) -> None:
+    board = renderer.board
+    for shift, turn in (((60.0, 30.0), 0.0), ((-70.0, -20.0), 1.5)):
+        pipeline = VisionPipeline(board, STICKERS)
+        still = renderer.render(START, View.overhead(board), COND, seed=1)
+        for _ in range(5):
+            pipeline.process(still)
+        first = pipeline.calibrator.calibration
+        moved = View.overhead(board, shift=shift, turn_deg=turn)
+        reports = [
+            pipeline.process(renderer.render(START, moved, COND, seed=2 + i)) for i in range(12)
+        ]
+        views = [r.settled for r in reports if r.settled is not None]
+        assert [v.changed for v in views if v.changed] == [], shift
+        assert pipeline.calibrator.calibration is not first
+        assert len(views) == 1 and views[0].full_decode and views[0].occluded == frozenset()
+        got = {r.name: r.ids_and_rotations() for r in views[0].readings if r.markers}
+        assert got == {"c3": ((5, 1),), "h8": ((9, 2),), "slot2": ((57, 0),)}
