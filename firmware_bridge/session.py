@@ -69,17 +69,26 @@ class LinkLost(Exception):
     """The session cannot go on: the port must be closed and opened again."""
 
 
+# The board's heartbeat until it acknowledges other scan settings (PROTOCOL.md section 6).
+DEFAULT_HEARTBEAT_S = ScanSettings().heartbeat_ms / 1000
+
+
 @dataclass(frozen=True)
 class Timing:
-    """How often the host asks again, and how long it waits before it calls the board lost."""
+    """How often the host asks again, and how long it waits before it calls the board lost.
+
+    The quiet and silence limits are multiples of the heartbeat the board acknowledged: at the
+    default 500 ms, a snapshot is asked for after 0.6 s without a frame and the board is lost
+    after 3 s; at a 5 s heartbeat, after 6 s and 30 s.
+    """
 
     ask_interval_s: float = 0.01
-    quiet_after_s: float = 0.6
+    quiet_heartbeats: float = 1.2
     # A frame part this old lost its closing sync byte: ask for a snapshot, whose opening sync
     # byte ends the damaged run. At 115200 baud the longest frame takes 45 ms.
     partial_frame_s: float = 0.06
     handshake_timeout_s: float = 3.0
-    silence_timeout_s: float = 3.0
+    silence_heartbeats: float = 6.0
 
 
 @dataclass
@@ -137,6 +146,7 @@ class Session:
         self._leds_per_frame = MAX_LEDS_PER_FRAME
         self._board_leds: dict[Square, Color] = {}
         self._board_scan: ScanSettings | None = None
+        self.heartbeat_s = DEFAULT_HEARTBEAT_S  # as far as the host knows
         self._leds_in_flight: dict[Square, Color] | None = None
         self._out = bytearray()
         self._events: list[BoardEvent] = []
@@ -180,12 +190,10 @@ class Session:
         if self.state is LinkState.CONNECTING:
             if now - self._opened_at > self.timing.handshake_timeout_s:
                 raise LinkLost(f"no IDENTITY within {self.timing.handshake_timeout_s} s of HELLO")
-        elif self.last_frame_at is not None and (
-            now - self.last_frame_at > self.timing.silence_timeout_s
-        ):
+        elif self.last_frame_at is not None and (now - self.last_frame_at > self.silence_timeout_s):
             raise LinkLost(f"board silent for {now - self.last_frame_at:.1f} s")
         quiet_since = self._opened_at if self.last_frame_at is None else self.last_frame_at
-        if now - quiet_since > self.timing.quiet_after_s:
+        if now - quiet_since > self.quiet_after_s:
             self._snapshot_wanted = True  # a heartbeat is overdue: damaged, or dropped
         if self._partial_since is not None and (
             now - self._partial_since > self.timing.partial_frame_s
@@ -223,6 +231,16 @@ class Session:
         events = self._events
         self._events = []
         return events
+
+    @property
+    def quiet_after_s(self) -> float:
+        """No good frame for this long: a heartbeat is overdue, ask for a snapshot."""
+        return self.timing.quiet_heartbeats * self.heartbeat_s
+
+    @property
+    def silence_timeout_s(self) -> float:
+        """No good frame for this long while connected: the board is lost."""
+        return self.timing.silence_heartbeats * self.heartbeat_s
 
     @property
     def in_sync(self) -> bool:
@@ -264,6 +282,7 @@ class Session:
         self.counters.board_resets += 1
         self._board_leds = {}
         self._board_scan = None
+        self.heartbeat_s = DEFAULT_HEARTBEAT_S
         self._snapshot_wanted = True
         self._events.append(LinkStateChanged(LinkState.CONNECTED, "board reset; resyncing"))
 
@@ -315,6 +334,7 @@ class Session:
         elif isinstance(command, ScanSettings):
             if completion.outcome is Outcome.ACKED:
                 self._board_scan = command
+                self.heartbeat_s = command.heartbeat_ms / 1000
             else:
                 self.intent.scan = self._board_scan  # the board refused: stop asking
 

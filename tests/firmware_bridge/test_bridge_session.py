@@ -180,3 +180,46 @@ def test_scan_settings_out_of_range_are_refused_by_name():
         ScanSettings(debounce_ms=5000)
     with pytest.raises(ValueError, match=r"square \(16, 0\) outside"):
         Square(16, 0)
+
+
+def asks_sent(frames):
+    return sum(
+        1
+        for out in frames
+        for _, msg_type, _ in protocol.FrameReader().feed(out)
+        if msg_type == protocol.MessageType.REQUEST_SNAPSHOT
+    )
+
+
+def test_quiet_and_silence_limits_follow_the_acknowledged_heartbeat():
+    wire = Wire()
+    wire.intent.scan = ScanSettings(heartbeat_ms=5000)
+    wire.step(100)
+    assert wire.board.heartbeat_ms == 5000 and wire.session.in_sync
+    sent = []
+    take_output = wire.session.take_output
+
+    def recording():
+        out = take_output()
+        sent.append(out)
+        return out
+
+    wire.session.take_output = recording
+    wire.step(15000)  # an idle table: a heartbeat every 5 s answers every question
+    assert asks_sent(sent) == 0
+    assert wire.session.state is LinkState.CONNECTED
+    # The board falls silent: lost after six heartbeats, not after the default's 3 s.
+    last = wire.session.last_frame_at
+    wire.session.poll(last + 10.0)
+    with pytest.raises(LinkLost, match="silent"):
+        wire.session.poll(last + 30.5)
+
+
+def test_the_default_heartbeat_keeps_the_default_limits():
+    wire = Wire()
+    wire.step(50)
+    assert wire.session.quiet_after_s == pytest.approx(0.6)
+    assert wire.session.silence_timeout_s == pytest.approx(3.0)
+    last = wire.session.last_frame_at
+    with pytest.raises(LinkLost, match="silent"):
+        wire.session.poll(last + 3.1)
