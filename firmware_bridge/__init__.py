@@ -1,6 +1,6 @@
 """Serial link to the sensor board: frame codec, messages, reliable link, virtual board."""
 
-from firmware_bridge.link import BoardLink, LinkHealth
+from firmware_bridge.link import BoardLink, BoardRefused, LinkHealth, LinkStopped
 from firmware_bridge.messages import OFF, Color, Occupancy, ProtocolVersionError, Square
 from firmware_bridge.session import (
     BoardEvent,
@@ -14,10 +14,12 @@ __all__ = [
     "OFF",
     "BoardEvent",
     "BoardLink",
+    "BoardRefused",
     "Color",
     "LinkHealth",
     "LinkState",
     "LinkStateChanged",
+    "LinkStopped",
     "Occupancy",
     "OccupancyChanged",
     "ProtocolVersionError",

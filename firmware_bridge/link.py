@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from firmware_bridge.framing import DecoderStats
 from firmware_bridge.messages import (
+    AckStatus,
     Color,
     Identity,
     Occupancy,
@@ -29,6 +30,7 @@ from firmware_bridge.session import (
     LinkLost,
     LinkState,
     LinkStateChanged,
+    Refusal,
     Session,
     SessionCounters,
     Timing,
@@ -76,6 +78,30 @@ def open_serial_url(url: str, baudrate: int, timeout: float) -> SerialPort:
 
 class LinkStopped(RuntimeError):
     """The link was stopped before the request was carried out."""
+
+
+class BoardRefused(RuntimeError):
+    """The board acknowledged the request with an error status and changed nothing."""
+
+    def __init__(self, what: str, status: AckStatus) -> None:
+        super().__init__(f"the board refused {what}: status {status.name}")
+        self.status = status
+
+
+@dataclass
+class _Waiting:
+    """A request applied to the intent, waiting for the board to be in sync."""
+
+    future: Future[None]
+    squares: frozenset[Square]  # the LEDs it asked for
+    scan: bool  # it asked for scan settings
+
+
+def _outside(square: Square, identity: Identity) -> ValueError:
+    return ValueError(
+        f"square ({square.row}, {square.col}) is outside the board's "
+        f"{identity.rows}x{identity.cols} matrix"
+    )
 
 
 class _End:
@@ -193,8 +219,8 @@ class BoardLink:
         self._clock = clock
         self._wall_clock = wall_clock
         self._intent = HostIntent()
-        self._requests: SimpleQueue[tuple[Callable[[], None], Future[None]]] = SimpleQueue()
-        self._waiting: list[Future[None]] = []
+        self._requests: SimpleQueue[tuple[Callable[[], None], _Waiting]] = SimpleQueue()
+        self._waiting: list[_Waiting] = []
         self._subscribers: list[_Subscriber] = []
         self._lock = threading.Lock()
         # Taken to check _stopping and queue a request as one step, and to set _stopping.
@@ -235,18 +261,18 @@ class BoardLink:
             self._stopping.set()  # no request is queued after this
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join()
-        failed: list[Future[None]] = []
+        failed: list[_Waiting] = []
         while True:
             try:
-                _, future = self._requests.get_nowait()
+                _, waiting = self._requests.get_nowait()
             except Empty:
                 break
-            failed.append(future)
+            failed.append(waiting)
         with self._lock:
             failed += self._waiting
             self._waiting = []
-        for future in failed:
-            _fail(future, LinkStopped(f"link to {self.url} stopped"))
+        for waiting in failed:
+            _fail(waiting.future, LinkStopped(f"link to {self.url} stopped"))
         if self._ended:
             return
         self._connected.clear()
@@ -297,13 +323,26 @@ class BoardLink:
         return self._identity
 
     def set_leds(self, colors: Mapping[Square, Color]) -> Future[None]:
-        """Ask for these LED colours; the future completes once the board has acknowledged."""
+        """Ask for these LED colours; the future completes once the board has acknowledged.
+
+        ValueError names a square outside the matrix of the board met at the last handshake;
+        before any handshake, the future fails with it instead. The future fails with
+        BoardRefused when the board refuses the colours.
+        """
         wanted = dict(colors)
-        return self._request(lambda: self._intent.leds.update(wanted))
+        identity = self._identity
+        if identity is not None:
+            for square in sorted(wanted):
+                if not (square.row < identity.rows and square.col < identity.cols):
+                    raise _outside(square, identity)
+        return self._request(lambda: self._intent.leds.update(wanted), squares=frozenset(wanted))
 
     def set_scan(self, settings: ScanSettings) -> Future[None]:
-        """Ask for these scan settings; the future completes once the board has acknowledged."""
-        return self._request(lambda: setattr(self._intent, "scan", settings))
+        """Ask for these scan settings; the future completes once the board has acknowledged.
+
+        The future fails with BoardRefused when the board refuses them.
+        """
+        return self._request(lambda: setattr(self._intent, "scan", settings), scan=True)
 
     def health(self) -> LinkHealth:
         """A snapshot of the link's health and counters."""
@@ -442,6 +481,7 @@ class BoardLink:
                 if session.last_frame_at != heard_before:
                     self._last_seen = self._wall_clock()
             self._deliver(session)
+            self._fail_refused(session)
             if session.in_sync:
                 self._resolve_waiting()
 
@@ -487,7 +527,59 @@ class BoardLink:
             self._state = state
             self._emit(LinkStateChanged(state, detail))
 
-    def _request(self, change: Callable[[], None]) -> Future[None]:
+    def _fail_refused(self, session: Session) -> None:
+        """Fail the requests the board refused, or that name squares it does not have."""
+        refusals = session.take_refusals()
+        identity = session.identity
+        if not self._waiting or (identity is None and not refusals):
+            return
+        failed: list[tuple[Future[None], Exception]] = []
+        with self._lock:
+            keep = []
+            for waiting in self._waiting:
+                error = self._refusal_of(waiting, refusals, identity)
+                if error is None:
+                    keep.append(waiting)
+                else:
+                    failed.append((waiting.future, error))
+            self._waiting = keep
+        for future, error in failed:
+            _fail(future, error)
+
+    def _refusal_of(
+        self, waiting: _Waiting, refusals: list[Refusal], identity: Identity | None
+    ) -> Exception | None:
+        if identity is not None:
+            outside = [
+                square
+                for square in sorted(waiting.squares)
+                if not (square.row < identity.rows and square.col < identity.cols)
+            ]
+            if outside:
+                for square in outside:  # the board cannot show them: stop asking
+                    self._intent.leds.pop(square, None)
+                return _outside(outside[0], identity)
+        for refusal in refusals:
+            refused = waiting.squares & refusal.squares
+            if refused:
+                first = min(refused)
+                what = f"the LED colour of square ({first.row}, {first.col})"
+                if len(refused) > 1:
+                    what = (
+                        f"the LED colours of {len(refused)} squares from ({first.row}, {first.col})"
+                    )
+                return BoardRefused(what, refusal.status)
+            if waiting.scan and isinstance(refusal.command, ScanSettings):
+                return BoardRefused(f"scan settings {refusal.command}", refusal.status)
+        return None
+
+    def _request(
+        self,
+        change: Callable[[], None],
+        *,
+        squares: frozenset[Square] = frozenset(),
+        scan: bool = False,
+    ) -> Future[None]:
         future: Future[None] = Future()
         with self._request_lock:
             # stop() sets _stopping under this lock and drains the queue after the thread
@@ -495,26 +587,26 @@ class BoardLink:
             if self._stopping.is_set():
                 future.set_exception(LinkStopped(f"link to {self.url} stopped"))
                 return future
-            self._requests.put((change, future))
+            self._requests.put((change, _Waiting(future, squares, scan)))
         return future
 
     def _apply_requests(self) -> None:
         while True:
             try:
-                change, future = self._requests.get_nowait()
+                change, waiting = self._requests.get_nowait()
             except Empty:
                 return
             with self._lock:
                 change()
-                self._waiting.append(future)
+                self._waiting.append(waiting)
 
     def _resolve_waiting(self) -> None:
         with self._lock:
             waiting, self._waiting = self._waiting, []
-        for future in waiting:
+        for entry in waiting:
             with contextlib.suppress(InvalidStateError):  # cancelled meanwhile
-                if not future.done():
-                    future.set_result(None)
+                if not entry.future.done():
+                    entry.future.set_result(None)
 
     @staticmethod
     def _close(port: SerialPort) -> None:

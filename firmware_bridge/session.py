@@ -9,6 +9,7 @@ from firmware_bridge.framing import FrameDecoder
 from firmware_bridge.messages import (
     MAX_LEDS_PER_FRAME,
     Ack,
+    AckStatus,
     Color,
     Hello,
     Identity,
@@ -63,6 +64,19 @@ class LinkStateChanged:
 
 
 BoardEvent = OccupancyChanged | LinkStateChanged
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """The board acknowledged a command with an error status and changed nothing.
+
+    squares: the LEDs of a refused SET_LEDS (the host stops asking for them); empty for
+    refused scan settings (the host goes back to the ones the board has).
+    """
+
+    command: SetLeds | ScanSettings
+    squares: frozenset[Square]
+    status: AckStatus
 
 
 class LinkLost(Exception):
@@ -150,6 +164,7 @@ class Session:
         self._leds_in_flight: dict[Square, Color] | None = None
         self._out = bytearray()
         self._events: list[BoardEvent] = []
+        self._refusals: list[Refusal] = []
 
     # --- what the I/O layer calls ------------------------------------------------------------
 
@@ -225,6 +240,12 @@ class Session:
         out = bytes(self._out)
         self._out.clear()
         return out
+
+    def take_refusals(self) -> list[Refusal]:
+        """Commands the board refused since the last call, oldest first."""
+        refusals = self._refusals
+        self._refusals = []
+        return refusals
 
     def take_events(self) -> list[BoardEvent]:
         """Events to deliver, oldest first."""
@@ -315,9 +336,16 @@ class Session:
         completion = self.sender.acknowledge(ack.acked_seq, ack.status, now)
         if completion is None:
             return
+        command = completion.command
         if completion.outcome is Outcome.REFUSED:
             self.counters.commands_failed += 1
-        command = completion.command
+            status = completion.status
+            assert status is not None  # a refusal is an ACK with an error status
+            if isinstance(command, SetLeds):
+                squares = frozenset(square for square, _ in command.colors)
+                self._refusals.append(Refusal(command, squares, status))
+            elif isinstance(command, ScanSettings):
+                self._refusals.append(Refusal(command, frozenset(), status))
         if isinstance(command, SetLeds) and self._leds_in_flight is not None:
             # Long frames rarely cross a noisy line whole: shrink them while they need resends.
             if completion.attempts > 1:

@@ -9,9 +9,10 @@ import pytest
 import serial
 
 import firmware_bridge.link as link_module
-from firmware_bridge.link import Backoff, BoardLink, LinkStopped, open_serial_url
-from firmware_bridge.messages import Color, ScanSettings, Square
+from firmware_bridge.link import Backoff, BoardLink, BoardRefused, LinkStopped, open_serial_url
+from firmware_bridge.messages import AckStatus, Color, ScanSettings, Square
 from firmware_bridge.session import LinkState, LinkStateChanged
+from hardware.firmware.board import SensorBoard
 from hardware.virtual_board import VirtualBoard
 
 FAST_BACKOFF = Backoff(initial_s=0.02, max_s=0.2)
@@ -181,3 +182,46 @@ def test_stop_ends_event_iterators_with_a_stopped_state(board):
     assert seen[-1] == LinkStateChanged(LinkState.STOPPED, f"link to {board.path} stopped")
     assert recorder[-1] == seen[-1]
     assert after == []
+
+
+def test_leds_outside_the_matrix_are_refused_by_name(board):
+    link = BoardLink(str(board.path), backoff=FAST_BACKOFF).start()
+    try:
+        link.wait_connected(5)
+        with pytest.raises(ValueError, match=r"square \(10, 10\) is outside the board's 8x8"):
+            link.set_leds({Square(1, 1): Color(1, 1, 1), Square(10, 10): Color(255, 0, 0)})
+        link.set_leds({Square(1, 1): Color(1, 1, 1)}).result(5)
+    finally:
+        link.stop()
+
+
+def test_leds_asked_for_before_the_handshake_fail_once_the_matrix_is_known(board):
+    link = BoardLink(str(board.path), backoff=FAST_BACKOFF)
+    outside = link.set_leds({Square(8, 0): Color(255, 0, 0), Square(0, 0): Color(0, 0, 9)})
+    inside = link.set_leds({Square(7, 7): Color(0, 9, 0)})
+    link.start()
+    try:
+        with pytest.raises(ValueError, match=r"square \(8, 0\) is outside the board's 8x8"):
+            outside.result(5)
+        inside.result(5)
+        assert board.led(7, 7) == (0, 9, 0)
+    finally:
+        link.stop()
+
+
+def test_leds_the_board_refuses_fail_the_future(board, monkeypatch):
+    link = BoardLink(str(board.path), backoff=FAST_BACKOFF).start()
+    try:
+        link.wait_connected(5)
+        monkeypatch.setattr(SensorBoard, "_set_leds", lambda self, payload: False)
+        refused = link.set_leds({Square(2, 3): Color(255, 0, 0)})
+        with pytest.raises(BoardRefused, match=r"square \(2, 3\).*BAD_PAYLOAD") as caught:
+            refused.result(5)
+        assert caught.value.status is AckStatus.BAD_PAYLOAD
+        assert link.health().commands_failed >= 1
+        assert link.state is LinkState.CONNECTED
+        monkeypatch.undo()
+        link.set_leds({Square(1, 1): Color(1, 2, 3)}).result(5)
+        assert board.led(1, 1) == (1, 2, 3) and board.led(2, 3) == (0, 0, 0)
+    finally:
+        link.stop()
