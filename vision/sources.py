@@ -7,6 +7,7 @@ so tests plug in a fake that fails and recovers. `CameraThread` is the one place
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -89,7 +90,12 @@ class CameraSource:
     """A live camera (device index, file or stream URL) that reopens itself after a failure.
 
     `read` never blocks on a dead camera: while disconnected it returns None until the backoff
-    delay has passed, then tries to reopen once. `state`, `reason` and `reconnects` say how it is.
+    delay has passed, then tries to reopen once. A read that fails or raises (OpenCV's V4L2
+    backend raises `cv2.error` on an unplug) releases the capture and counts as a disconnect.
+    `width` x `height` is asked of the camera on every open (OpenCV's V4L2 default is 640x480);
+    `granted` is the size of the frames it actually delivers. `state`, `reason` and
+    `reconnects` say how it is. Once closed it stays closed: a capture that finishes opening
+    afterwards is released at once.
     """
 
     def __init__(
@@ -98,11 +104,17 @@ class CameraSource:
         factory: CaptureFactory = _opencv_capture,
         clock: Callable[[], float] = time.monotonic,
         backoff: Backoff | None = None,
+        *,
+        width: int | None = 1280,
+        height: int | None = 720,
     ) -> None:
         self.address = address
         self.factory = factory
         self.clock = clock
         self.backoff = backoff or Backoff()
+        self.width = width
+        self.height = height
+        self.granted: tuple[int, int] | None = None
         self.state = CameraState.CONNECTING
         self.reason = "not opened yet"
         self.reconnects = 0
@@ -110,14 +122,27 @@ class CameraSource:
         self._retry_at = 0.0
         self._index = 0
         self._ever_streamed = False
+        self._closed = False
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
     def read(self) -> Frame | None:
-        if self.state == CameraState.CLOSED:
+        if self._closed:
             return None
         if self._capture is None and not self._open():
             return None
-        assert self._capture is not None
-        ok, image = self._capture.read()
+        capture = self._capture
+        assert capture is not None
+        try:
+            ok, image = capture.read()
+        except Exception as exc:  # a driver may raise instead of reporting failure
+            self._drop(f"camera {self.address!r} failed to read: {exc}")
+            return None
+        if self._closed:
+            self._release()
+            return None
         if not ok or image is None:
             self._drop(f"camera {self.address!r} gave no frame (unplugged?)")
             return None
@@ -126,18 +151,34 @@ class CameraSource:
                 self.reconnects += 1
             self._ever_streamed = True
             self.state = CameraState.STREAMING
-            self.reason = "streaming"
+            self.granted = (int(image.shape[1]), int(image.shape[0]))
+            self.reason = f"streaming {self.granted[0]}x{self.granted[1]}"
+            if self.width and self.height and self.granted != (self.width, self.height):
+                self.reason += f" (asked for {self.width}x{self.height})"
         self.backoff.reset()
         frame = Frame(self._index, image, self.clock())
         self._index += 1
         return frame
 
     def close(self) -> None:
-        if self._capture is not None:
-            self._capture.release()
-            self._capture = None
+        """Release the camera and refuse to open it again. Call it from the thread that reads
+        (`CameraThread` does); from elsewhere use `request_close`."""
+        self.request_close()
+        self._release()
+
+    def request_close(self) -> None:
+        """Mark the source closed without touching the capture, which may be in use by the
+        reading thread: its next `read` (or an open that is still under way) releases it."""
+        self._closed = True
         self.state = CameraState.CLOSED
         self.reason = "closed"
+
+    def _release(self) -> None:
+        capture, self._capture = self._capture, None
+        if capture is not None:
+            # a dead driver may raise here too; the capture is gone either way
+            with contextlib.suppress(Exception):
+                capture.release()
 
     def _open(self) -> bool:
         now = self.clock()
@@ -148,28 +189,56 @@ class CameraSource:
         except Exception as exc:  # a driver may raise instead of reporting failure
             self._drop(f"camera {self.address!r} could not be opened: {exc}")
             return False
-        if not capture.isOpened():
-            capture.release()
+        self._capture = capture
+        if self._closed:  # closed while the open was under way
+            self._release()
+            return False
+        try:
+            opened = capture.isOpened()
+            if opened:
+                self._ask_size(capture)
+        except Exception as exc:
+            self._drop(f"camera {self.address!r} could not be opened: {exc}")
+            return False
+        if not opened:
             self._drop(f"camera {self.address!r} could not be opened")
             return False
-        self._capture = capture
         return True
 
+    def _ask_size(self, capture: Capture) -> None:
+        """Ask for `width` x `height` (if the capture takes properties; fakes may not)."""
+        setter = getattr(capture, "set", None)
+        if setter is None or not self.width or not self.height:
+            return
+        import cv2
+
+        setter(cv2.CAP_PROP_FRAME_WIDTH, float(self.width))
+        setter(cv2.CAP_PROP_FRAME_HEIGHT, float(self.height))
+
     def _drop(self, reason: str) -> None:
-        if self._capture is not None:
-            self._capture.release()
-            self._capture = None
+        self._release()
+        if self._closed:
+            return
         self.state = CameraState.DISCONNECTED if self._ever_streamed else CameraState.CONNECTING
         self.reason = reason
         self._retry_at = self.clock() + self.backoff.next_delay()
 
 
 class CameraThread:
-    """Reads a source continuously in a daemon thread and keeps only the latest frame."""
+    """Reads a source continuously in a daemon thread and keeps only the latest frame.
 
-    def __init__(self, source: CameraSource, idle_s: float = 0.05) -> None:
+    The thread owns the camera: it opens, reads and finally releases it, so `stop` never races
+    a read or an open that is still under way (one that outlasts `stop`'s timeout is released
+    as soon as it returns). `latest` serves only a fresh frame: None once the newest frame is
+    older than `stale_after_s` (the camera stalled or is reconnecting) or after `stop`.
+    """
+
+    def __init__(
+        self, source: CameraSource, idle_s: float = 0.05, stale_after_s: float = 2.0
+    ) -> None:
         self.source = source
         self.idle_s = idle_s
+        self.stale_after_s = stale_after_s
         self._latest: Frame | None = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -181,25 +250,43 @@ class CameraThread:
 
     def stop(self, timeout: float = 2.0) -> None:
         self._stop.set()
-        self._thread.join(timeout)
-        self.source.close()
+        self.source.request_close()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        if not self._thread.is_alive():
+            self.source.close()  # the thread is done (or never ran): nobody else holds it
+        with self._lock:
+            self._latest = None
 
     def latest(self) -> Frame | None:
+        """The newest frame, or None if there is none younger than `stale_after_s`."""
         with self._lock:
-            return self._latest
+            frame = self._latest
+        if frame is None or self.source.closed:
+            return None
+        if self.source.clock() - frame.timestamp > self.stale_after_s:
+            return None
+        return frame
 
     @property
     def state(self) -> CameraState:
         return self.source.state
 
     def _run(self) -> None:
-        while not self._stop.is_set():
-            frame = self.source.read()
-            if frame is None:
-                self._stop.wait(self.idle_s)
-                continue
-            with self._lock:
-                self._latest = frame
+        try:
+            while not self._stop.is_set():
+                try:
+                    frame = self.source.read()
+                except Exception as exc:  # never let the camera thread die silently
+                    self.source._drop(f"camera {self.source.address!r} failed: {exc}")
+                    frame = None
+                if frame is None:
+                    self._stop.wait(self.idle_s)
+                    continue
+                with self._lock:
+                    self._latest = frame
+        finally:
+            self.source.close()
 
 
 class FolderSource:

@@ -178,3 +178,125 @@ def test_recorded_sources_name_what_is_wrong(tmp_path: Path) -> None:
 def test_synthetic_source_numbers_frames_and_ends() -> None:
     source = SyntheticSource(iter([np.zeros((2, 2, 3), np.uint8)] * 2))
     assert [source.read() is not None for _ in range(3)] == [True, True, False]
+
+
+class RaisingCapture(FakeCapture):
+    """A capture whose driver raises (as OpenCV's V4L2 backend does on an unplug) on one read."""
+
+    def __init__(self, camera: FakeCamera, raise_on: int) -> None:
+        super().__init__(camera)
+        self.reads = 0
+        self.raise_on = raise_on
+
+    def read(self) -> tuple[bool, Any]:
+        self.reads += 1
+        if self.reads == self.raise_on:
+            raise cv2.error("VIDIOC_DQBUF: No such device")
+        return super().read()
+
+
+def test_a_capture_that_raises_is_a_failed_read_and_is_reopened() -> None:
+    cam, clock = FakeCamera(), FakeClock()
+    captures: list[RaisingCapture] = []
+
+    def factory(address: int | str) -> RaisingCapture:
+        captures.append(RaisingCapture(cam, 5 if not captures else 0))
+        return captures[-1]
+
+    source = CameraSource(0, factory, clock, Backoff(0.5, 2.0))
+    assert all(source.read() is not None for _ in range(4))
+    assert source.read() is None
+    assert source.state == CameraState.DISCONNECTED
+    assert "No such device" in source.reason
+    assert not captures[0].opened  # released
+    clock.now += 0.5
+    assert source.read() is not None and source.state == CameraState.STREAMING
+    assert source.reconnects == 1 and len(captures) == 2
+
+
+def test_camera_thread_survives_a_raising_read_and_stale_frames_are_not_served() -> None:
+    cam, clock = FakeCamera(), FakeClock()
+    captures: list[RaisingCapture] = []
+
+    def factory(address: int | str) -> RaisingCapture:
+        captures.append(RaisingCapture(cam, 5 if not captures else 0))
+        return captures[-1]
+
+    source = CameraSource(0, factory, clock, Backoff(0.5, 2.0))
+    thread = CameraThread(source, 0.002, stale_after_s=1.0).start()
+    try:
+        _wait_for(lambda: thread.state == CameraState.DISCONNECTED)
+        assert thread._thread.is_alive()
+        last = thread.latest()
+        assert last is not None and last.index == 3  # four frames, then the raise
+        clock.now += 1.5  # no new frame for longer than stale_after_s
+        assert thread.latest() is None
+        clock.now += 0.5  # past the backoff: reopened, frames flow again
+        _wait_for(lambda: thread.latest() is not None)
+        assert thread.state == CameraState.STREAMING and source.reconnects == 1
+    finally:
+        thread.stop()
+    assert thread.state == CameraState.CLOSED and thread.latest() is None
+
+
+def test_stop_while_the_camera_is_still_opening_leaves_it_closed() -> None:
+    import threading
+
+    gate = threading.Event()
+    made: list[FakeCapture] = []
+
+    def slow_factory(address: int | str) -> FakeCapture:
+        gate.wait(10)  # a dead RTSP stream or a slow USB re-enumeration
+        made.append(FakeCapture(FakeCamera()))
+        return made[-1]
+
+    source = CameraSource("rtsp://cam", slow_factory)
+    thread = CameraThread(source, 0.002).start()
+    thread.stop(timeout=0.01)
+    assert thread._thread.is_alive()  # still inside the factory
+    assert source.state == CameraState.CLOSED
+    gate.set()
+    thread._thread.join(10)
+    assert not thread._thread.is_alive()
+    assert source.state == CameraState.CLOSED
+    assert len(made) == 1 and not made[0].opened and source._capture is None
+    assert source.read() is None
+
+
+class SizedCapture(FakeCapture):
+    """A capture that grants what it can (640x480 at most, like many V4L2 webcams)."""
+
+    def __init__(self, camera: FakeCamera) -> None:
+        super().__init__(camera)
+        self.props: dict[int, float] = {}
+
+    def set(self, prop: int, value: float) -> bool:
+        self.props[prop] = min(value, {cv2.CAP_PROP_FRAME_WIDTH: 640}.get(prop, 480))
+        return True
+
+    def get(self, prop: int) -> float:
+        return self.props.get(prop, 0.0)
+
+    def read(self) -> tuple[bool, Any]:
+        ok, _ = super().read()
+        w, h = int(self.props[cv2.CAP_PROP_FRAME_WIDTH]), int(self.props[cv2.CAP_PROP_FRAME_HEIGHT])
+        return ok, np.zeros((h, w, 3), np.uint8)
+
+
+def test_camera_asks_for_720p_and_reports_what_it_got() -> None:
+    cam = FakeCamera()
+    asked: list[SizedCapture] = []
+
+    def factory(address: int | str) -> SizedCapture:
+        asked.append(SizedCapture(cam))
+        return asked[-1]
+
+    source = CameraSource(0, factory, FakeClock())
+    assert (source.width, source.height) == (1280, 720)
+    frame = source.read()
+    assert frame is not None
+    assert asked[0].props == {cv2.CAP_PROP_FRAME_WIDTH: 640, cv2.CAP_PROP_FRAME_HEIGHT: 480}
+    assert source.granted == (640, 480)
+    assert "640x480" in source.reason and "1280x720" in source.reason
+    hd = CameraSource(0, factory, FakeClock(), width=1920, height=1080)
+    assert hd.read() is not None and asked[1].props[cv2.CAP_PROP_FRAME_HEIGHT] == 480
