@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from hardware.virtual_board import Faults, VirtualBoard
@@ -31,8 +32,10 @@ def execute(board: VirtualBoard, line: str) -> str:
             return "board reset"
         if name == "unplug" and len(args) == 1:
             seconds = float(args[0])
-            if seconds < 0:
-                raise ConsoleError(f"unplug needs a non-negative number of seconds: {line!r}")
+            if not (math.isfinite(seconds) and seconds >= 0):
+                raise ConsoleError(
+                    f"unplug needs a finite number of seconds >= 0: {line.strip()!r}"
+                )
             board.unplug(seconds)
             return f"unplugged for {seconds} s"
         if name in ("corrupt", "drop", "delay") and len(args) == 1:

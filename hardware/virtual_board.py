@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import math
 import os
 import random
 import select
@@ -41,8 +42,8 @@ class Faults:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be within 0..1, got {value}")
-        if self.delay_ms < 0:
-            raise ValueError(f"delay_ms must not be negative, got {self.delay_ms}")
+        if not (math.isfinite(self.delay_ms) and self.delay_ms >= 0):
+            raise ValueError(f"delay_ms must be a finite number >= 0, got {self.delay_ms}")
 
 
 @dataclass(frozen=True)
@@ -116,8 +117,19 @@ class VirtualBoard:
     # --- life cycle ----------------------------------------------------------------------------
 
     def start(self) -> VirtualBoard:
-        """Plug the board in and run it on its own thread."""
-        self._plug_in()
+        """Plug the board in and run it on its own thread.
+
+        OSError, naming the path, when the path cannot be made: its folder is missing or not
+        writable, or something other than a symlink is already there.
+        """
+        try:
+            if os.path.lexists(self.path) and not self.path.is_symlink():
+                raise FileExistsError(errno.EEXIST, "something other than a symlink is there")
+            self._plug_in()
+        except OSError as error:
+            self._release()
+            why = error.strerror or str(error)
+            raise OSError(f"cannot put the board's symlink at {self.path}: {why}") from error
         self._thread = threading.Thread(target=self._run, name="virtual-board", daemon=True)
         self._thread.start()
         return self
@@ -129,8 +141,13 @@ class VirtualBoard:
         if self._thread is not None:
             self._thread.join()
         self._unplug()
-        os.close(self._wake_r)
-        os.close(self._wake_w)
+        self._release()
+
+    def _release(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self._wake_r)
+        with contextlib.suppress(OSError):
+            os.close(self._wake_w)
         if self._own_dir is not None:
             with contextlib.suppress(OSError):
                 os.rmdir(self._own_dir)
@@ -177,6 +194,8 @@ class VirtualBoard:
 
     def unplug(self, seconds: float) -> None:
         """Pull the USB cable for this long, then plug it back in."""
+        if not (math.isfinite(seconds) and seconds >= 0):
+            raise ValueError(f"unplug needs a finite number of seconds >= 0, got {seconds}")
 
         def pull() -> None:
             self._unplug()
@@ -206,8 +225,11 @@ class VirtualBoard:
             now = self._clock()
             if self._master is None:
                 if self._unplugged_until is not None and now >= self._unplugged_until:
-                    self._unplugged_until = None
-                    self._plug_in()
+                    try:
+                        self._plug_in()
+                        self._unplugged_until = None
+                    except OSError:  # the path's folder went away: try again in a while
+                        self._unplugged_until = now + 1.0
                     continue
                 wait = 0.05 if self._unplugged_until is None else self._unplugged_until - now
                 select.select([self._wake_r], [], [], max(0.0, min(wait, 0.05)))
@@ -290,15 +312,21 @@ class VirtualBoard:
 
     def _plug_in(self) -> None:
         master, slave = os.openpty()
-        tty.setraw(slave)
-        os.set_blocking(master, False)
+        try:
+            tty.setraw(slave)
+            os.set_blocking(master, False)
+            device = os.ttyname(slave)
+            temporary = self.path.with_name(self.path.name + ".new")
+            with contextlib.suppress(FileNotFoundError):
+                temporary.unlink()
+            temporary.symlink_to(device)
+            temporary.replace(self.path)
+        except BaseException:
+            os.close(master)
+            os.close(slave)
+            raise
         self._master, self._slave = master, slave
-        self.device = os.ttyname(slave)
-        temporary = self.path.with_name(self.path.name + ".new")
-        with contextlib.suppress(FileNotFoundError):
-            temporary.unlink()
-        temporary.symlink_to(self.device)
-        temporary.replace(self.path)
+        self.device = device
         self._boot()
 
     def _unplug(self) -> None:

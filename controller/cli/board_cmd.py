@@ -53,6 +53,7 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
 
 
 def _sim_board(args: argparse.Namespace) -> int:
+    import signal
     import sys
     import threading
 
@@ -64,10 +65,10 @@ def _sim_board(args: argparse.Namespace) -> int:
         board = VirtualBoard(
             args.rows, args.cols, baudrate=args.baud, path=args.path, faults=faults, seed=args.seed
         )
-    except ValueError as error:
+        board.start()
+    except (ValueError, OSError) as error:
         print(f"railtable sim-board: {error}", file=sys.stderr)
         return 2
-    board.start()
     print(board.path, flush=True)
     print(
         f"virtual sensor board {args.rows}x{args.cols} at {board.baudrate} baud on "
@@ -90,6 +91,12 @@ def _sim_board(args: argparse.Namespace) -> int:
                 print(reply, file=sys.stderr, flush=True)
         # End of input: the board keeps running until --duration is over or Ctrl-C.
 
+    def terminate(signum: int, frame: object) -> None:
+        # Remove the symlink on the way out: left behind, it could later point at another
+        # program's /dev/pts/N.
+        finished.set()
+
+    previous = {sig: signal.signal(sig, terminate) for sig in (signal.SIGTERM, signal.SIGHUP)}
     threading.Thread(target=console, name="sim-board console", daemon=True).start()
     try:
         finished.wait(args.duration)
@@ -97,6 +104,8 @@ def _sim_board(args: argparse.Namespace) -> int:
         pass
     finally:
         board.stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     return 0
 
 

@@ -60,3 +60,26 @@ def test_console_drives_the_board_and_names_bad_lines():
             execute(board, "jump")
         with pytest.raises(Quit):
             execute(board, "quit")
+
+
+@pytest.mark.parametrize("seconds", ["nan", "inf", "-1", "-inf"])
+def test_console_refuses_an_unplug_that_never_ends_or_is_negative(seconds):
+    with VirtualBoard(4, 4, seed=3) as board:
+        with pytest.raises(ConsoleError, match="finite number of seconds >= 0"):
+            execute(board, f"unplug {seconds}")
+        with pytest.raises(ConsoleError, match="finite number >= 0"):
+            execute(board, f"delay {seconds}")
+        assert board.plugged_in
+
+
+@pytest.mark.parametrize("where", ["missing/board", "a-file", "a-dir"])
+def test_sim_board_names_a_bad_path_without_a_traceback(tmp_path, capsys, where):
+    (tmp_path / "a-file").write_text("mine")
+    (tmp_path / "a-dir").mkdir()
+    path = tmp_path / where
+    args = parser().parse_args(["sim-board", "--path", str(path), "--duration", "0"])
+    assert args.handler(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("railtable sim-board: cannot put the board's symlink at ")
+    assert str(path) in err and "Traceback" not in err
+    assert (tmp_path / "a-file").read_text() == "mine" and (tmp_path / "a-dir").is_dir()
