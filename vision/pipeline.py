@@ -91,7 +91,16 @@ class VisionPipeline:
         self.stabiliser.unsettle()
 
     def process(self, frame: Image, frame_index: int | None = None) -> FrameReport:
-        """Take one frame (BGR); say how calibration and stability stand, and what settled."""
+        """Take one frame (BGR); say how calibration and stability stand, and what settled.
+
+        Only 8-bit BGR colour frames are taken: telling a hand from the plain mat needs colour, so
+        a grey (or any other) frame raises ValueError at once rather than at the first settle.
+        """
+        if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise ValueError(
+                "VisionPipeline needs an 8-bit BGR colour frame (height, width, 3), got shape "
+                f"{tuple(frame.shape)} of {frame.dtype}: hands are told from the mat by colour"
+            )
         self._frame_index = self._frame_index + 1 if frame_index is None else frame_index
         event = self.calibrator.update(frame)
         state = self.calibrator.state

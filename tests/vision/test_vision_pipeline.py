@@ -273,3 +273,17 @@ def test_a_hard_bump_reports_no_change_and_recalibrates(renderer: TableRenderer)
         assert len(views) == 1 and views[0].full_decode and views[0].occluded == frozenset()
         got = {r.name: r.ids_and_rotations() for r in views[0].readings if r.markers}
         assert got == {"c3": ((5, 1),), "h8": ((9, 2),), "slot2": ((57, 0),)}
+
+
+def test_a_grey_frame_is_refused_at_the_door_with_a_clear_error(renderer: TableRenderer) -> None:
+    import cv2
+    import pytest
+
+    pipeline = VisionPipeline(renderer.board, STICKERS)
+    colour = renderer.render(START, View.overhead(renderer.board), seed=1)
+    grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+    for bad in (grey, grey[:, :, None], colour.astype("float32")):
+        for _ in range(5):  # refused on the first frame, not at the first settle
+            with pytest.raises(ValueError, match="BGR colour frame"):
+                pipeline.process(bad)
+    assert pipeline.process(colour).calibration == CalibrationState.CALIBRATED
