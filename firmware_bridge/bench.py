@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 
 from firmware_bridge.link import Backoff, BoardLink
-from firmware_bridge.messages import Square
+from firmware_bridge.messages import Color, Square
 from firmware_bridge.session import BoardEvent, OccupancyChanged
 from hardware.virtual_board import Faults, VirtualBoard
 
@@ -23,13 +23,15 @@ class _Deliveries:
     """When each (square, occupied) change was delivered on the host, in order."""
 
     seen: list[tuple[float, Square, bool]] = field(default_factory=list)
+    events: int = 0  # change events delivered; one event may carry several square changes
     signal: threading.Condition = field(default_factory=threading.Condition)
 
     def __call__(self, event: BoardEvent) -> None:
-        if not isinstance(event, OccupancyChanged):
+        if not isinstance(event, OccupancyChanged) or not event.changes:
             return
         now = time.monotonic()
         with self.signal:
+            self.events += 1
             self.seen.extend((now, c.square, c.occupied) for c in event.changes)
             self.signal.notify_all()
 
@@ -76,9 +78,10 @@ def _timed_changes(
 
 def _throughput(
     board: VirtualBoard, deliveries: _Deliveries, seconds: float, rng: random.Random
-) -> float:
-    """Change events delivered per second while squares are toggled as fast as possible."""
-    before = len(deliveries.seen)
+) -> tuple[float, float]:
+    """Change events and square changes delivered per second while a random square is toggled
+    every millisecond or so."""
+    events_before, changes_before = deliveries.events, len(deliveries.seen)
     start = time.monotonic()
     while time.monotonic() - start < seconds:
         row, col = rng.randrange(board.rows), rng.randrange(board.cols)
@@ -89,14 +92,38 @@ def _throughput(
         time.sleep(0.001)
     time.sleep(0.1)  # let the last debounce and frame through
     elapsed = time.monotonic() - start
-    return (len(deliveries.seen) - before) / elapsed
+    return (
+        (deliveries.events - events_before) / elapsed,
+        (len(deliveries.seen) - changes_before) / elapsed,
+    )
+
+
+def _led_round_trips(
+    link: BoardLink, board: VirtualBoard, count: int, rng: random.Random
+) -> list[float]:
+    """Milliseconds from set_leds until the board acknowledged it, one colour at a time."""
+    times: list[float] = []
+    for index in range(count):
+        square = Square(rng.randrange(board.rows), rng.randrange(board.cols))
+        color = Color(index % 256, rng.randrange(256), 0x7E)  # 0x7E: an escaped byte each time
+        start = time.monotonic()
+        link.set_leds({square: color}).result(WAIT_PER_CHANGE_S * 5)
+        times.append((time.monotonic() - start) * 1000)
+    return times
 
 
 def measure(
-    samples: int, rows: int, cols: int, baudrate: int, seed: int, throughput_s: float = 2.0
+    samples: int,
+    rows: int,
+    cols: int,
+    baudrate: int,
+    seed: int,
+    throughput_s: float = 2.0,
+    led_samples: int | None = None,
 ) -> dict[str, object]:
     """Run the virtual board and the link in this process and measure them."""
     rng = random.Random(seed)
+    led_samples = max(1, samples // 4) if led_samples is None else led_samples
     deliveries = _Deliveries()
     with (
         VirtualBoard(rows, cols, baudrate=baudrate, seed=seed) as board,
@@ -107,12 +134,15 @@ def measure(
         link.wait_connected(5)
         time.sleep(0.05)
         clean, clean_missed = _timed_changes(board, deliveries, samples, rng)
-        events_per_s = _throughput(board, deliveries, throughput_s, rng)
+        events_per_s, changes_per_s = _throughput(board, deliveries, throughput_s, rng)
+        led_clean = _led_round_trips(link, board, led_samples, rng)
         board.set_faults(Faults(corruption_rate=0.05))
         corrupted, corrupted_missed = _timed_changes(board, deliveries, samples, rng)
+        led_corrupted = _led_round_trips(link, board, led_samples, rng)
         health = link.health()
     return {
         "events_per_s": round(events_per_s, 1),
+        "changes_per_s": round(changes_per_s, 1),
         "change_latency_p50_ms": round(percentile(clean, 0.50), 2),
         "change_latency_p99_ms": round(percentile(clean, 0.99), 2),
         "change_latency_max_ms": round(max(clean), 2),
@@ -120,7 +150,12 @@ def measure(
         "delivered_fraction_at_5pct_corruption": round((samples - corrupted_missed) / samples, 4),
         "change_latency_p50_ms_at_5pct_corruption": round(percentile(corrupted, 0.50), 2),
         "change_latency_p99_ms_at_5pct_corruption": round(percentile(corrupted, 0.99), 2),
+        "led_ack_p50_ms": round(percentile(led_clean, 0.50), 2),
+        "led_ack_p99_ms": round(percentile(led_clean, 0.99), 2),
+        "led_ack_p50_ms_at_5pct_corruption": round(percentile(led_corrupted, 0.50), 2),
+        "led_ack_p99_ms_at_5pct_corruption": round(percentile(led_corrupted, 0.99), 2),
         "samples": samples,
+        "led_samples": led_samples,
         "matrix": f"{rows}x{cols}",
         "baud": baudrate,
         "crc_errors": health.crc_errors,

@@ -5,6 +5,8 @@ import pytest
 
 from controller.cli import board_cmd
 from firmware_bridge import bench
+from firmware_bridge.messages import Occupancy, Square
+from firmware_bridge.session import OccupancyChanged, diff
 from hardware.sim_console import ConsoleError, Quit, execute
 from hardware.virtual_board import VirtualBoard
 
@@ -36,9 +38,14 @@ def test_bench_prints_one_json_object_with_the_named_figures(capsys):
         "change_latency_p50_ms",
         "change_latency_p99_ms",
         "delivered_fraction_at_5pct_corruption",
+        "changes_per_s",
+        "led_ack_p50_ms",
+        "led_ack_p99_ms",
     ):
         assert isinstance(figures[key], float | int), key
     assert figures["change_latency_p50_ms"] <= figures["change_latency_p99_ms"]
+    assert 0 < figures["led_ack_p50_ms"] <= figures["led_ack_p99_ms"]
+    assert figures["events_per_s"] <= figures["changes_per_s"]
     assert 0.0 <= figures["delivered_fraction_at_5pct_corruption"] <= 1.0
 
 
@@ -83,3 +90,12 @@ def test_sim_board_names_a_bad_path_without_a_traceback(tmp_path, capsys, where)
     assert err.startswith("railtable sim-board: cannot put the board's symlink at ")
     assert str(path) in err and "Traceback" not in err
     assert (tmp_path / "a-file").read_text() == "mine" and (tmp_path / "a-dir").is_dir()
+
+
+def test_bench_counts_events_and_square_changes_apart():
+    deliveries = bench._Deliveries()
+    empty = Occupancy(2, 2, frozenset())
+    full = Occupancy(2, 2, frozenset({Square(0, 0), Square(1, 1)}))
+    deliveries(OccupancyChanged(full, empty, diff(empty, full), 1.0))
+    deliveries(OccupancyChanged(full, full, (), 2.0))  # a repeated snapshot: no event
+    assert deliveries.events == 1 and len(deliveries.seen) == 2
