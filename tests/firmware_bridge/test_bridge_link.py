@@ -225,3 +225,29 @@ def test_leds_the_board_refuses_fail_the_future(board, monkeypatch):
         assert board.led(1, 1) == (1, 2, 3) and board.led(2, 3) == (0, 0, 0)
     finally:
         link.stop()
+
+
+def test_a_board_reset_resyncs_without_reopening_and_reconnects_count_handshakes(board):
+    opened = []
+    attempts = []
+
+    def opener(url, baudrate, timeout):
+        attempts.append(url)
+        if len(attempts) <= 2:
+            raise OSError("not there yet")  # failed opens are no reconnects
+        port = open_serial_url(url, baudrate, timeout)
+        opened.append(port)
+        return port
+
+    link = BoardLink(str(board.path), open_port=opener, backoff=FAST_BACKOFF).start()
+    try:
+        link.wait_connected(5)
+        assert link.health().reconnects == 0
+        board.reset()
+        wait_until(lambda: link.health().board_resets == 1, what="reset noticed")
+        assert len(opened) == 1 and link.health().reconnects == 0
+        board.unplug(0.3)
+        wait_until(lambda: link.health().reconnects == 1, what="re-handshake after replug")
+        assert len(opened) >= 2
+    finally:
+        link.stop()

@@ -4,6 +4,7 @@ import asyncio
 import itertools
 import json
 import random
+import threading
 import time
 
 import pytest
@@ -83,10 +84,22 @@ def board():
         yield virtual
 
 
-def connect(board, recorder):
+def connect(board, recorder, timeout=5):
     link = BoardLink(str(board.path), on_event=recorder, backoff=FAST_BACKOFF).start()
-    link.wait_connected(5)
+    try:
+        link.wait_connected(timeout)
+    except BaseException:
+        link.stop()  # the caller's try/finally has not begun: do not leave the thread running
+        raise
     return link
+
+
+def test_connect_stops_the_link_when_the_handshake_fails(board):
+    board.unplug(60)
+    wait_until(lambda: not board.plugged_in, what="unplug")
+    with pytest.raises(TimeoutError):
+        connect(board, Recorder(), timeout=0.2)
+    assert not [t for t in threading.enumerate() if t.name.startswith("board-link")]
 
 
 def test_handshake_snapshots_and_acknowledged_leds(board):
