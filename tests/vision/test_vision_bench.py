@@ -14,6 +14,10 @@ def test_short_bench_reads_every_settled_square_and_every_change() -> None:
     assert result.report_latency_frames_p99 <= 5
     assert result.full_decodes == 1
     assert result.steady_ms_p50 > 0 and result.naive_ms_p50 > 0
+    # both timed on exactly the same frames: every frame after the opening full decode
+    assert 0 < result.timed_frames < result.frames
+    assert result.naive_ms_mean > 0 and result.steady_ms_mean > 0
+    assert abs(result.speedup_mean - result.naive_ms_mean / result.steady_ms_mean) <= 0.15
 
 
 def test_bench_vision_command_prints_json(capsys) -> None:  # type: ignore[no-untyped-def]
@@ -23,6 +27,10 @@ def test_bench_vision_command_prints_json(capsys) -> None:  # type: ignore[no-un
         "steady_ms_p50",
         "naive_ms_p50",
         "speedup",
+        "steady_ms_mean",
+        "naive_ms_mean",
+        "speedup_mean",
+        "timed_frames",
         "square_accuracy",
         "false_changes",
         "missed_changes",
