@@ -287,3 +287,33 @@ def test_a_grey_frame_is_refused_at_the_door_with_a_clear_error(renderer: TableR
             with pytest.raises(ValueError, match="BGR colour frame"):
                 pipeline.process(bad)
     assert pipeline.process(colour).calibration == CalibrationState.CALIBRATED
+
+
+def test_under_a_warm_lamp_moves_are_reported_and_a_resting_hand_is_occluded(
+    renderer: TableRenderer,
+) -> None:
+    import numpy as np
+
+    view = View.overhead(renderer.board, tilt=0.05)
+    w = writer(renderer, view)
+    w.change(MoveKind.PLACE, "e5", (demo_piece(20, 0),))
+    w.cross("h8", linger=8)
+    w.change(MoveKind.REMOVE, "c3", ())
+    pipeline = VisionPipeline(renderer.board, STICKERS)
+    lamp = np.array((0.80, 0.92, 1.0), np.float32)  # blue -20 %, green -8 %
+    views = []
+    for f, img in w.script.render(renderer, view, COND, seed=5):
+        warm = np.clip(img.astype(np.float32) * lamp, 0, 255).astype(np.uint8)
+        report = pipeline.process(warm, f.index)
+        if report.settled is not None:
+            views.append(report.settled)
+    assert views[0].full_decode and views[0].occluded == frozenset()
+    assert [sorted(v.changed) for v in views[1:] if v.changed] == [["e5"], ["c3"]]
+    assert any(v.at("h8").state == LocationState.OCCLUDED for v in views)
+    last = views[-1]
+    assert last.occluded == frozenset()
+    assert {r.name: r.ids_and_rotations() for r in last.readings if r.markers} == {
+        "e5": ((20, 0),),
+        "h8": ((9, 2),),
+        "slot2": ((57, 0),),
+    }
