@@ -98,6 +98,19 @@ def _throughput(
     )
 
 
+def _wait_quiet(deliveries: _Deliveries, quiet_s: float = 0.2, limit_s: float = 5.0) -> None:
+    """Return once no event has arrived for `quiet_s` (or after `limit_s`)."""
+    deadline = time.monotonic() + limit_s
+    seen = deliveries.events
+    quiet_since = time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        if deliveries.events != seen:
+            seen, quiet_since = deliveries.events, time.monotonic()
+        elif time.monotonic() - quiet_since >= quiet_s:
+            return
+
+
 def _led_round_trips(
     link: BoardLink, board: VirtualBoard, count: int, rng: random.Random
 ) -> list[float]:
@@ -135,6 +148,9 @@ def measure(
         time.sleep(0.05)
         clean, clean_missed = _timed_changes(board, deliveries, samples, rng)
         events_per_s, changes_per_s = _throughput(board, deliveries, throughput_s, rng)
+        # The throughput burst (about a thousand changes a second) leaves snapshots queued at
+        # the baud rate; let the line drain so LED timings measure the link, not that backlog.
+        _wait_quiet(deliveries)
         led_clean = _led_round_trips(link, board, led_samples, rng)
         board.set_faults(Faults(corruption_rate=0.05))
         corrupted, corrupted_missed = _timed_changes(board, deliveries, samples, rng)
