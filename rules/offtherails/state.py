@@ -210,23 +210,23 @@ class _Data:
     active: int = 0
     turn: int = 1
     actions_left: int = 0
-    sides: list[Side | None] = None  # type: ignore[assignment]
-    tiles: list[Tile | None] = None  # type: ignore[assignment]
-    jewels: list[Gems] = None  # type: ignore[assignment]
-    chasm: list[Colour | None] = None  # type: ignore[assignment]
-    carts: dict[str, Cart] = None  # type: ignore[assignment]
-    stockpiles: list[Gems] = None  # type: ignore[assignment]
-    delivered: dict[Colour, Gems] = None  # type: ignore[assignment]
-    claimed: list[tuple[Mission, ...]] = None  # type: ignore[assignment]
+    sides: list[Side | None] = field(default_factory=list)
+    tiles: list[Tile | None] = field(default_factory=list)
+    jewels: list[Gems] = field(default_factory=list)
+    chasm: list[Colour | None] = field(default_factory=list)
+    carts: dict[str, Cart] = field(default_factory=dict)
+    stockpiles: list[Gems] = field(default_factory=list)
+    delivered: dict[Colour, Gems] = field(default_factory=dict)
+    claimed: list[tuple[Mission, ...]] = field(default_factory=list)
     missions_open: tuple[Mission, ...] = ()
     missions_to_deal: int = 0
     bag: Gems = NO_GEMS
     removed: Gems = NO_GEMS
     tiles_removed: int = 0
     tokens_set_aside: int = 0
-    tile_supply: dict[TileKind, int] = None  # type: ignore[assignment]
-    chasm_supply: dict[Colour, int] = None  # type: ignore[assignment]
-    seen: dict[Colour, frozenset[int]] = None  # type: ignore[assignment]
+    tile_supply: dict[TileKind, int] = field(default_factory=dict)
+    chasm_supply: dict[Colour, int] = field(default_factory=dict)
+    seen: dict[Colour, frozenset[int]] = field(default_factory=dict)
     deck_left: int = 0
     pile_drawn: frozenset[Colour] = frozenset()
     chasm_card_in_deck: bool = True
