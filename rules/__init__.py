@@ -1,8 +1,16 @@
 """Pure rules engines for the table's games, behind one State interface (see rules.core)."""
 
-import rules.offtherails  # noqa: F401  (registers the game)
-from rules.core import CHANCE, Action, BadOptions, IllegalAction, MalformedAction, State
-from rules.registry import GAMES, GameInfo, game_info, new_game, state_from_json
+from rules.core import (
+    CHANCE,
+    Action,
+    BadOptions,
+    GameInfo,
+    IllegalAction,
+    MalformedAction,
+    State,
+    Visibility,
+)
+from rules.registry import GAMES, game_info, new_game, state_from_json
 
 __all__ = [
     "CHANCE",
@@ -13,6 +21,7 @@ __all__ = [
     "IllegalAction",
     "MalformedAction",
     "State",
+    "Visibility",
     "game_info",
     "new_game",
     "state_from_json",

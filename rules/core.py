@@ -9,12 +9,16 @@ from __future__ import annotations
 import copy
 import dataclasses
 import enum
+import random
 import types
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, Final, Self, TypeVar, Union
+
+from rules.physical import Catalogue, Layout, TableObservation
 
 JsonDict = dict[str, Any]
 
@@ -56,17 +60,35 @@ def _show(action: object) -> str:
 # Actions
 
 
+class Visibility(StrEnum):
+    """How the referee can learn that an action was taken.
+
+    TABLE: the action changes what lies on the table, so the camera or sensor board sees it (a
+    chance outcome marked TABLE can be observed: a card turned face up in a reveal slot).
+    IMPLIED: no sensor sees it, but a visible change that follows proves it (the end of an action
+    phase, once a minecart has visibly moved); the referee may take it as part of a sequence.
+    INPUT: a decision nothing on the table shows (which jewel, a hidden split, a speed change): a
+    person gives it from a phone or a seat button.
+    """
+
+    TABLE = "table"
+    IMPLIED = "implied"
+    INPUT = "input"
+
+
 @dataclass(frozen=True)
 class Action:
     """Base of every action and chance outcome: a small frozen value with a stable JSON form.
 
     Subclasses set `TYPE` (the JSON "type") and declare fields of plain types: int, str, bool,
     str-valued enums, tuples of those, or optional ones. `CHANCE_OUTCOME` marks outcomes that
-    only chance (or an observed physical draw) produces.
+    only chance (or an observed physical draw) produces; `VISIBILITY` says whether the table
+    shows the action (see `Visibility`; the safe default is INPUT, never inferred).
     """
 
     TYPE: ClassVar[str] = ""
     CHANCE_OUTCOME: ClassVar[bool] = False
+    VISIBILITY: ClassVar[Visibility] = Visibility.INPUT
 
     def to_json(self) -> JsonDict:
         out: JsonDict = {"type": self.TYPE}
@@ -350,3 +372,25 @@ class State(ABC):
     def clone(self) -> Self:
         """An independent copy (without undo history)."""
         return self.from_json(self.to_json())
+
+
+# --------------------------------------------------------------------------------------------
+# A game, as the registry knows it
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the registry knows of a game: names, player counts, options, how to start one, and
+    its physical form (layout in mm, printed markers, what should lie on the table now)."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...]
+    start: Callable[[dict[str, Any], int], State]
+    state_class: type[State]
+    bot: Callable[[Any, random.Random], Action] | None = None  # a plausible player, if any
+    layout: Callable[[Mapping[str, Any]], Layout] | None = None  # from the game's options
+    catalogue: Callable[[], Catalogue] | None = None
+    expected_table: Callable[[Any], TableObservation] | None = None  # from a State of this game

@@ -1,38 +1,23 @@
-"""The registry of games: `GAMES`, `new_game(name, options, seed)` and `state_from_json`."""
+"""The registry of games: `GAMES`, `new_game(name, options, seed)` and `state_from_json`.
+
+Each game package exposes its `GAME_INFO` and imports nothing of this module, so the registry
+imports the games and never the other way round.
+"""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
-from rules.core import Action, BadOptions, Option, State, resolve_options
+from rules import offtherails
+from rules.core import BadOptions, GameInfo, State, resolve_options
 
-
-@dataclass(frozen=True)
-class GameInfo:
-    """What the registry knows of a game: names, player counts, options, how to start one."""
-
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    options: tuple[Option, ...]
-    start: Callable[[dict[str, Any], int], State]
-    state_class: type[State]
-    bot: Callable[[Any, random.Random], Action] | None = None  # a plausible player, if any
-
-
-GAMES: dict[str, GameInfo] = {}
-
-
-def register(info: GameInfo) -> None:
-    GAMES[info.name] = info
+GAMES: dict[str, GameInfo] = {
+    info.name: info for info in (offtherails.GAME_INFO,)
+}
 
 
 def game_info(name: str) -> GameInfo:
-    _load_builtin()
     try:
         return GAMES[name]
     except KeyError:
@@ -53,7 +38,3 @@ def new_game(name: str, options: Mapping[str, Any] | None = None, seed: int = 0)
 
 def state_from_json(data: Mapping[str, Any]) -> State:
     return game_info(str(data.get("game"))).state_class.from_json(data)
-
-
-def _load_builtin() -> None:
-    import rules.offtherails  # noqa: F401  (registers itself; a no-op once imported)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.core import Action, ActionCodec
+from rules.core import Action, ActionCodec, Visibility
 from rules.offtherails.components import Colour, Direction, Gem, Side
 from rules.offtherails.missions import Mission
 
@@ -27,6 +27,7 @@ class PlaceTile(Action):
     """Place a straight or corner track tile on an empty square, exits as letters: "NS", "NE"."""
 
     TYPE = "place_tile"
+    VISIBILITY = Visibility.TABLE
     square: str
     exits: str
 
@@ -36,6 +37,7 @@ class Upgrade(Action):
     """Upgrade an unoccupied tile: straight or corner to a T, a T to a cross. `exits` after it."""
 
     TYPE = "upgrade"
+    VISIBILITY = Visibility.TABLE
     square: str
     exits: str
 
@@ -45,6 +47,7 @@ class PlaceCart(Action):
     """Put a minecart from one's supply on a free starting track of one's Surface Layer."""
 
     TYPE = "place_cart"
+    VISIBILITY = Visibility.TABLE
     cart: str
     square: str
 
@@ -63,6 +66,7 @@ class EndActions(Action):
     """End the action phase (it also ends by itself once all actions are used)."""
 
     TYPE = "end_actions"
+    VISIBILITY = Visibility.IMPLIED
 
 
 # ---- move phase
@@ -73,6 +77,7 @@ class MoveFirst(Action):
     """Choose which of one's minecarts moves next."""
 
     TYPE = "move_first"
+    VISIBILITY = Visibility.IMPLIED
     cart: str
 
 
@@ -81,6 +86,7 @@ class Route(Action):
     """At a junction, the exit the moving minecart leaves by."""
 
     TYPE = "route"
+    VISIBILITY = Visibility.IMPLIED
     exit: Direction
 
 
@@ -121,6 +127,7 @@ class PlaceChasm(Action):
     """Chasm phase: put the drawn chasm token on a square next to one of its colour."""
 
     TYPE = "place_chasm"
+    VISIBILITY = Visibility.TABLE
     square: str
 
 
