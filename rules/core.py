@@ -394,3 +394,6 @@ class GameInfo:
     layout: Callable[[Mapping[str, Any]], Layout] | None = None  # from the game's options
     catalogue: Callable[[], Catalogue] | None = None
     expected_table: Callable[[Any], TableObservation] | None = None  # from a State of this game
+    # Every action the game's JSON can spell near a state, legal or not: the conformance test
+    # checks `is_legal(a) == (a in legal_actions())` over them.
+    candidates: Callable[[Any], Iterable[Action]] | None = None
