@@ -81,7 +81,8 @@ class CatalogueEntry:
 
     `rotations` is how many quarter turns of the piece look different to the rules: 4 for most,
     2 for a straight track (turned half round it is the same track), 1 for a token. `copies` is
-    how many of the piece the game has, so how many stickers to print.
+    how many of the piece the game has, so how many stickers to print. `magnetic` pieces carry a
+    magnet, so the sensor board under the mat feels them (minecarts, wagons, the Rock).
     """
 
     marker_id: int
@@ -90,6 +91,7 @@ class CatalogueEntry:
     size_mm: float
     rotations: int = 4
     copies: int = 1
+    magnetic: bool = False
 
     def same_rotation(self, a: int, b: int) -> bool:
         return (a - b) % self.rotations == 0

@@ -74,7 +74,10 @@ def catalogue() -> Catalogue:
     entries: list[CatalogueEntry] = []
 
     def add(piece: Piece, label: str, size: float, rotations: int = 4, copies: int = 1) -> None:
-        entries.append(CatalogueEntry(4 + len(entries), piece, label, size, rotations, copies))
+        magnetic = piece.kind == "minecart"  # each minecart carries a magnet for the sensor board
+        entries.append(
+            CatalogueEntry(4 + len(entries), piece, label, size, rotations, copies, magnetic)
+        )
 
     tiles = load_components().tiles
     for kind, face in TILE_FACES:  # each tile has a sticker on both faces

@@ -1,0 +1,130 @@
+"""Fusing the camera's settled view and the sensor board's occupancy into one table observation.
+
+Pure: no threads, no I/O. The camera says *what* lies on a location and how it is turned; the sensor
+board says *that* a magnetic piece (a minecart, a wagon, the Rock) is there, is fast, and is never
+fooled by a hand. Each location ends up in one of three states (`Seen`): known exactly, known only
+by its magnets, or unknown, with the reason in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from rules.physical import Catalogue, Layout, Piece, PlacedPiece, TableObservation
+
+
+class InputMode(StrEnum):
+    """Which inputs the observation was made from."""
+
+    CAMERA_AND_SENSORS = "camera_and_sensors"
+    CAMERA_ONLY = "camera_only"
+    SENSORS_ONLY = "sensors_only"
+    NONE = "none"  # every action comes from the phones
+
+
+class Seen(StrEnum):
+    """How much is known of one location."""
+
+    EXACT = "exact"  # every piece on it, with its rotation
+    MAGNET = "magnet"  # only whether a magnetic piece lies on it
+    UNKNOWN = "unknown"  # nothing (a hand over it, no input covers it, the inputs disagree)
+
+
+@dataclass(frozen=True)
+class LocationView:
+    """What is known of one location: all of it, its magnets, or nothing, and why."""
+
+    seen: Seen
+    pieces: tuple[PlacedPiece, ...] = ()  # EXACT: the pieces, sorted
+    magnet: bool = False  # MAGNET: a magnetic piece lies there
+    reason: str = ""  # why it is not EXACT (or what the inputs disagree about)
+
+
+UNSEEN = LocationView(Seen.UNKNOWN, reason="no input covers it")
+
+
+@dataclass(frozen=True)
+class Observation:
+    """The whole table: one view per location of the layout, and the inputs it was made from."""
+
+    mode: InputMode
+    views: Mapping[str, LocationView] = field(default_factory=dict)
+
+    def view(self, name: str) -> LocationView:
+        return self.views.get(name, UNSEEN)
+
+    def unknown(self) -> dict[str, str]:
+        """Locations nobody can see now, with the reason."""
+        return {n: v.reason for n, v in self.views.items() if v.seen is Seen.UNKNOWN}
+
+    @staticmethod
+    def exact(table: TableObservation, names: Iterable[str]) -> Observation:
+        """A camera-only observation that sees `table` exactly (its unknown locations unknown)."""
+        have = table.as_dict()
+        views = {
+            n: LocationView(Seen.UNKNOWN, reason="covered")
+            if n in table.unknown
+            else LocationView(Seen.EXACT, tuple(sorted(have.get(n, ()))))
+            for n in names
+        }
+        return Observation(InputMode.CAMERA_ONLY, views)
+
+
+def magnetic_pieces(catalogue: Catalogue) -> frozenset[Piece]:
+    """The pieces of a game that carry a magnet, so the sensor board sees them."""
+    return frozenset(e.piece for e in catalogue.entries if e.magnetic)
+
+
+def fuse(
+    layout: Layout,
+    catalogue: Catalogue,
+    camera: TableObservation | None,
+    occupied: frozenset[tuple[int, int]] | None,
+) -> Observation:
+    """One observation from the camera's settled table (rules' terms, occluded locations unknown)
+    and the sensor board's occupied (row, col) squares; either may be None (input missing)."""
+    if camera is not None and occupied is not None:
+        mode = InputMode.CAMERA_AND_SENSORS
+    elif camera is not None:
+        mode = InputMode.CAMERA_ONLY
+    elif occupied is not None:
+        mode = InputMode.SENSORS_ONLY
+    else:
+        mode = InputMode.NONE
+    magnetic = magnetic_pieces(catalogue)
+    seen_by_camera = camera.as_dict() if camera is not None else {}
+    views: dict[str, LocationView] = {}
+    for loc in layout.locations:
+        sensed = None if occupied is None or loc.sensor is None else loc.sensor in occupied
+        if camera is None:
+            views[loc.name] = UNSEEN if sensed is None else LocationView(Seen.MAGNET, magnet=sensed)
+            continue
+        if loc.name in camera.unknown:
+            views[loc.name] = (
+                LocationView(Seen.UNKNOWN, reason="covered from the camera")
+                if sensed is None
+                else LocationView(Seen.MAGNET, magnet=sensed, reason="covered from the camera")
+            )
+            continue
+        pieces = tuple(sorted(seen_by_camera.get(loc.name, ())))
+        if sensed is not None and sensed != any(p.piece in magnetic for p in pieces):
+            what = "a magnet" if sensed else "no magnet"
+            shown = ", ".join(str(p.piece) for p in pieces if p.piece in magnetic) or "none"
+            views[loc.name] = LocationView(
+                Seen.UNKNOWN,
+                reason=f"the sensor board feels {what}; the camera sees magnetic pieces: {shown}",
+            )
+            continue
+        views[loc.name] = LocationView(Seen.EXACT, pieces)
+    return Observation(mode, views)
+
+
+def disagreements(observation: Observation) -> Mapping[str, str]:
+    """Locations where the two inputs disagree, with what each says."""
+    return {
+        n: v.reason
+        for n, v in observation.views.items()
+        if v.seen is Seen.UNKNOWN and v.reason.startswith("the sensor board")
+    }

@@ -1,0 +1,683 @@
+"""The referee: what lies on the table, against what the rules expect, as one verdict.
+
+Pure and generic: it reaches a game only through the `State` interface, the game's
+`expected_table(state)` and its catalogue. Given the state, the table as last accepted (`table`:
+what is believed to lie physically on each location) and a settled observation, it searches short
+sequences of legal actions for the ones that leave the table exactly as observed:
+
+- the locations that changed since `table` must all be explained by the sequence;
+- a location still different from the rules' table afterwards is an instruction (the rules moved
+  something themselves: carts driven by the rules, a derailed cart to take off), allowed only where
+  the sequence holds an action that shows on the table, or where it was already pending;
+- every action that shows on the table must change a location that did change;
+- no verdict rests on a location nobody can see.
+
+Actions no sensor sees come in three kinds (`rules.core.Visibility`): IMPLIED ones are taken as part
+of a sequence, INPUT ones only where the rules wait for them or, failing everything else, where the
+table proves them; where the table cannot tell between sequences, the seat concerned is asked.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from controller.observe import LocationView, Observation, Seen
+from rules.core import CHANCE, Action, GameInfo, State, Visibility
+from rules.physical import Catalogue, Piece, PlacedPiece, TableObservation
+
+Pieces = tuple[PlacedPiece, ...]
+ChanceResolver = Callable[[State], Action]
+
+
+class VerdictKind(StrEnum):
+    """The one thing the referee says about a settled table."""
+
+    IN_SYNC = "in_sync"  # the table is what the rules expect
+    APPLIED = "applied"  # apply `actions` in order (then follow `instructions`, if any)
+    CHOICE = "choice"  # apply `actions`, then `seat` picks one of `options`
+    NEEDS_INPUT = "needs_input"  # apply `actions`, then `seat` says which of `options` (unseen)
+    INSTRUCTIONS = "instructions"  # players are carrying out what the rules did; this is left
+    ALERT = "alert"  # no legal action explains the table: `wrong` names each location
+    TAKE_BACK = "take_back"  # the table is back to before the last `undo` actions: offer to undo
+    WAITING = "waiting"  # the change cannot be judged while `locations` are covered
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """Something players must do on one location so the table matches the rules."""
+
+    location: str
+    text: str
+    take_off: Pieces = ()
+    put_on: Pieces = ()
+
+
+@dataclass(frozen=True)
+class WrongLocation:
+    """A location no legal action explains: what lies there, what should, what would be legal."""
+
+    location: str
+    seen: str
+    expected: str
+    legal_here: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """One way the table can be read, for a CHOICE or NEEDS_INPUT: its actions and their words."""
+
+    actions: tuple[Action, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the referee says; `text` is one line for everyone at the table."""
+
+    kind: VerdictKind
+    text: str
+    actions: tuple[Action, ...] = ()
+    options: tuple[Alternative, ...] = ()
+    seat: int | None = None
+    instructions: tuple[Instruction, ...] = ()
+    wrong: tuple[WrongLocation, ...] = ()
+    undo: int = 0
+    locations: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value,
+            "text": self.text,
+            "actions": [a.to_json() for a in self.actions],
+            "options": [
+                {"actions": [a.to_json() for a in o.actions], "text": o.text} for o in self.options
+            ],
+            "seat": self.seat,
+            "instructions": [{"location": i.location, "text": i.text} for i in self.instructions],
+            "wrong": [
+                {
+                    "location": w.location,
+                    "seen": w.seen,
+                    "expected": w.expected,
+                    "legal_here": list(w.legal_here),
+                    "text": w.text,
+                }
+                for w in self.wrong
+            ],
+            "undo": self.undo,
+            "locations": list(self.locations),
+        }
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds that keep the search short and deterministic."""
+
+    max_actions: int = 10  # actions in one sequence, chance outcomes and implied ones included
+    max_table_actions: int = 3  # actions that show on the table, in one sequence
+    max_optional_inputs: int = 2  # INPUT actions taken where the rules did not wait for them
+    max_forced_inputs: int = 16  # alternatives tried where the rules wait for an input
+    node_budget: int = 3000  # actions applied in one search
+    take_back_depth: int = 12  # actions looked back for a take-back
+    max_quiet_steps: int = 6  # unseen steps in a row that change nothing on the table
+
+
+@dataclass
+class _Search:
+    """The state of one search: counters and the candidates found."""
+
+    changed: frozenset[str]
+    pending: frozenset[str]
+    base_table: dict[str, Pieces]
+    names: frozenset[str]
+    optional_inputs: bool
+    bound: int = 0  # no sequence longer than this is tried
+    nodes: int = 0
+    found: list[_Candidate] = field(default_factory=list)
+
+
+class _StepKind(StrEnum):
+    """How one step of a searched sequence would have come about."""
+
+    BY_HAND = "by_hand"  # a player's action that shows on the table
+    IMPLIED = "implied"  # unseen, proven by what follows
+    DRAWN = "drawn"  # a chance outcome (observed, or drawn by the digital deck)
+    FORCED_INPUT = "forced_input"  # unseen; the rules wait for it
+    OPTIONAL_INPUT = "optional_input"  # unseen; taken only when nothing else explains the table
+
+
+@dataclass(frozen=True)
+class _Path:
+    """A searched sequence: its actions, the table it leaves, and what it is made of."""
+
+    actions: tuple[Action, ...]
+    table: dict[str, Pieces]
+    by_hand: int = 0
+    optional_inputs: int = 0
+    rules_moved: bool = False  # a hand's action or a draw: the rules may have moved pieces too
+    unseen_run: bool | None = None  # since the last hand's action: None (no unseen step), or
+    # whether one of the unseen steps changed a location that did change
+    quiet: int = 0  # unseen steps in a row that changed nothing on the table
+
+    @property
+    def run_shows(self) -> bool:
+        return self.unseen_run is None or self.unseen_run
+
+    def then(
+        self, action: Action, step: _StepKind, table: dict[str, Pieces], shows: bool, moved: bool
+    ) -> _Path:
+        by_hand = step is _StepKind.BY_HAND
+        return _Path(
+            (*self.actions, action),
+            table,
+            self.by_hand + by_hand,
+            self.optional_inputs + (step is _StepKind.OPTIONAL_INPUT),
+            self.rules_moved or by_hand or step is _StepKind.DRAWN,
+            None if by_hand else bool(self.unseen_run) or shows,
+            0 if by_hand or moved else self.quiet + 1,
+        )
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    actions: tuple[Action, ...]
+    leftover: frozenset[str]
+    covered: frozenset[str]  # unknown locations the sequence would change
+    state_key: str
+
+
+class Referee:
+    """Judges settled tables for one game (its `GameInfo` gives the physical form)."""
+
+    def __init__(
+        self,
+        expected_table: Callable[[Any], TableObservation],
+        catalogue: Catalogue,
+        limits: Limits | None = None,
+    ) -> None:
+        self.expected_table = expected_table
+        self.limits = limits or Limits()
+        entries = catalogue.by_piece()
+        self._rotations = {p: e.rotations for p, e in entries.items()}
+        self._labels = {p: e.label for p, e in entries.items()}
+        self._magnetic = frozenset(p for p, e in entries.items() if e.magnetic)
+        self._named: dict[Action, frozenset[str]] = {}
+
+    @staticmethod
+    def for_game(info: GameInfo, limits: Limits | None = None) -> Referee:
+        if info.expected_table is None or info.catalogue is None:
+            raise ValueError(f"{info.title} has no physical form: the referee cannot judge it")
+        return Referee(info.expected_table, info.catalogue(), limits)
+
+    # ---- comparing pieces
+    def canonical(self, pieces: Iterable[PlacedPiece]) -> Pieces:
+        """Pieces with each rotation reduced to the turns that look different for that piece."""
+        return tuple(
+            sorted(
+                PlacedPiece(p.piece, p.rotation % self._rotations.get(p.piece, 4)) for p in pieces
+            )
+        )
+
+    def table_of(self, state: State) -> dict[str, Pieces]:
+        return {n: self.canonical(ps) for n, ps in self.expected_table(state).pieces}
+
+    def fits(self, view: LocationView, pieces: Pieces) -> bool:
+        """Whether what is seen of a location agrees with these pieces lying there."""
+        if view.seen is Seen.EXACT:
+            return self.canonical(view.pieces) == pieces
+        if view.seen is Seen.MAGNET:
+            return view.magnet == any(p.piece in self._magnetic for p in pieces)
+        return True
+
+    def _hides_change(self, view: LocationView, before: Pieces, after: Pieces) -> bool:
+        """Whether a change from `before` to `after` here could not be seen."""
+        if before == after or view.seen is Seen.EXACT:
+            return False
+        if view.seen is Seen.UNKNOWN:
+            return True
+        unmagnetic_before = [p for p in before if p.piece not in self._magnetic]
+        unmagnetic_after = [p for p in after if p.piece not in self._magnetic]
+        return unmagnetic_before != unmagnetic_after
+
+    # ---- the verdict
+    def judge(
+        self,
+        state: State,
+        observation: Observation,
+        table: TableObservation | Mapping[str, Pieces] | None = None,
+        resolve_chance: ChanceResolver | None = None,
+    ) -> Verdict:
+        """One verdict for a settled observation. `table` is what was believed to lie on the table
+        before it (None: what the rules expect now). The state is left as it was."""
+        expected = self.table_of(state)
+        base = self._base(table, expected)
+        names = sorted(set(observation.views) | set(expected) | set(base))
+        changed = frozenset(n for n in names if not self.fits(observation.view(n), base.get(n, ())))
+        mismatch = frozenset(
+            n for n in names if not self.fits(observation.view(n), expected.get(n, ()))
+        )
+        if not mismatch:
+            return Verdict(VerdictKind.IN_SYNC, "the table is as the rules expect")
+        if not changed & mismatch:
+            # every change brings the table closer to the rules: players are following them
+            return self._instructions(state, observation, expected, mismatch)
+        if state.is_over:
+            return self._alert(state, observation, expected, changed & mismatch)
+        every = frozenset(names)
+        search = _Search(changed, mismatch, expected, every, optional_inputs=False)
+        self._search(state, observation, search, resolve_chance)
+        if not self._best(search.found):
+            search = _Search(changed, mismatch, expected, every, optional_inputs=True)
+            self._search(state, observation, search, resolve_chance)
+        best = self._best(search.found)
+        if best:
+            return self._decide(state, observation, best)
+        back = self._take_back(state, observation, changed)
+        if back is not None:
+            return back
+        return self._alert(state, observation, expected, changed & mismatch)
+
+    def _base(
+        self, table: TableObservation | Mapping[str, Pieces] | None, expected: dict[str, Pieces]
+    ) -> dict[str, Pieces]:
+        if table is None:
+            return expected
+        items = table.pieces if isinstance(table, TableObservation) else table.items()
+        return {n: self.canonical(ps) for n, ps in items if ps}
+
+    # ---- the search
+    def _search(
+        self,
+        state: State,
+        observation: Observation,
+        search: _Search,
+        resolve_chance: ChanceResolver | None,
+    ) -> None:
+        """Iterative deepening: the shortest sequences that fit, and those one step longer."""
+        start = _Path((), search.base_table)
+        for bound in range(1, self.limits.max_actions + 1):
+            search.bound = bound
+            search.found.clear()
+            self._extend(state, observation, search, resolve_chance, start)
+            exact = [c for c in search.found if not c.leftover]
+            if exact or search.nodes >= self.limits.node_budget:
+                break
+        if exact and bound < self.limits.max_actions:
+            search.bound = bound + 1
+            search.found.clear()
+            self._extend(state, observation, search, resolve_chance, start)
+
+    def _extend(
+        self,
+        state: State,
+        observation: Observation,
+        search: _Search,
+        resolve_chance: ChanceResolver | None,
+        path: _Path,
+    ) -> None:
+        if path.actions and path.run_shows and self._consider(state, observation, search, path):
+            return  # it fits exactly: a longer sequence through here takes what nothing shows
+        limits = self.limits
+        if len(path.actions) >= search.bound or state.is_over:
+            return
+        if path.quiet >= limits.max_quiet_steps:
+            return
+        for action, step in self._next_steps(state, search, resolve_chance):
+            if search.nodes >= limits.node_budget:
+                return
+            if step is _StepKind.BY_HAND and (
+                path.by_hand >= limits.max_table_actions or not path.run_shows
+            ):
+                continue  # unseen steps before a hand's action must have shown on the table
+            if step is _StepKind.OPTIONAL_INPUT and (
+                not search.optional_inputs or path.optional_inputs >= limits.max_optional_inputs
+            ):
+                continue
+            search.nodes += 1
+            try:
+                state.apply(action)
+            except ValueError:
+                continue
+            try:
+                after = self.table_of(state)
+                moved = _differing(path.table, after)
+                shows = bool(moved & search.changed)
+                if step is _StepKind.BY_HAND and not shows:
+                    continue  # an action that shows on the table must show where it changed
+                self._extend(
+                    state,
+                    observation,
+                    search,
+                    resolve_chance,
+                    path.then(action, step, after, shows, bool(moved)),
+                )
+            finally:
+                state.undo()
+
+    def _next_steps(
+        self,
+        state: State,
+        search: _Search,
+        resolve_chance: ChanceResolver | None,
+    ) -> Iterator[tuple[Action, _StepKind]]:
+        if state.current_player == CHANCE:
+            outcomes = [a for a, p in state.chance_outcomes() if p > 0]
+            if outcomes and all(a.VISIBILITY is Visibility.TABLE for a in outcomes):
+                for outcome in outcomes:  # a physical draw: the table shows which
+                    yield outcome, _StepKind.DRAWN
+            elif resolve_chance is not None:
+                yield resolve_chance(state), _StepKind.DRAWN
+            return
+        actions = state.legal_actions()
+        forced = all(a.VISIBILITY is Visibility.INPUT for a in actions)
+        inputs = 0
+        for action in actions:
+            kind = action.VISIBILITY
+            if kind is Visibility.TABLE:
+                places = self._places(action, search.names)
+                if places and not places & search.changed:
+                    continue  # it would change a location that did not change
+                yield action, _StepKind.BY_HAND
+            elif kind is Visibility.IMPLIED:
+                yield action, _StepKind.IMPLIED
+            elif inputs < self.limits.max_forced_inputs:
+                inputs += 1
+                yield action, _StepKind.FORCED_INPUT if forced else _StepKind.OPTIONAL_INPUT
+
+    def _consider(
+        self, state: State, observation: Observation, search: _Search, path: _Path
+    ) -> bool:
+        """Record the path if it explains the table; True if it leaves nothing to do."""
+        table = path.table
+        for name in search.changed:
+            if not self.fits(observation.view(name), table.get(name, ())):
+                return False
+        touched = _differing(table, search.base_table)
+        leftover = frozenset(
+            n
+            for n in touched | search.pending
+            if not self.fits(observation.view(n), table.get(n, ()))
+        )
+        if not path.rules_moved and not leftover <= search.pending:
+            return False  # with nothing placed by hand or drawn, the rules leave what was left
+        covered = frozenset(
+            n
+            for n in touched
+            if self._hides_change(
+                observation.view(n), search.base_table.get(n, ()), table.get(n, ())
+            )
+        )
+        key = json.dumps(state.to_json(), sort_keys=True)
+        search.found.append(_Candidate(path.actions, leftover, covered, key))
+        return not leftover
+
+    @staticmethod
+    def _best(found: list[_Candidate]) -> list[_Candidate]:
+        """The fewest instructions left, then no sequence that merely extends another one (what
+        the table does not show is not taken), and none much longer than the shortest."""
+        if not found:
+            return []
+        fewest = min(len(c.leftover) for c in found)
+        fitting = [c for c in found if len(c.leftover) == fewest]
+        prefixes = {c.actions for c in fitting}
+        minimal = [
+            c
+            for c in fitting
+            if not any(c.actions[:k] in prefixes for k in range(1, len(c.actions)))
+        ]
+        shortest = min(len(c.actions) for c in minimal)
+        return [c for c in minimal if len(c.actions) <= shortest + 1]
+
+    def _places(self, action: Action, names: frozenset[str]) -> frozenset[str]:
+        """The locations an action names in its fields (cached: actions are frozen values)."""
+        places = self._named.get(action)
+        if places is None:
+            places = self._named[action] = frozenset(_field_values(action) & names)
+        return places
+
+    # ---- from candidates to a verdict
+    def _decide(self, state: State, observation: Observation, best: list[_Candidate]) -> Verdict:
+        covered = frozenset().union(*(c.covered for c in best))
+        if covered:
+            return Verdict(
+                VerdictKind.WAITING,
+                "waiting: "
+                + ", ".join(sorted(covered))
+                + " covered; the move cannot be judged yet",
+                locations=tuple(sorted(covered)),
+            )
+        by_state: dict[str, _Candidate] = {}
+        for cand in best:
+            known = by_state.get(cand.state_key)
+            if known is None or len(cand.actions) < len(known.actions):
+                by_state[cand.state_key] = cand
+        readings = sorted(by_state.values(), key=lambda c: (len(c.actions), _text(c.actions)))
+        if len(readings) == 1:
+            (only,) = readings
+            return self._applied(state, only)
+        prefix = _common_prefix([c.actions for c in readings])
+        seat = self._seat_after(state, prefix)
+        splits = {c.actions[len(prefix)] for c in readings if len(c.actions) > len(prefix)}
+        asking_input = bool(splits) and all(a.VISIBILITY is Visibility.INPUT for a in splits)
+        if asking_input:
+            options = tuple(
+                Alternative((a,), a.describe()) for a in sorted(splits, key=lambda a: a.describe())
+            )
+            return Verdict(
+                VerdictKind.NEEDS_INPUT,
+                f"seat {seat}: the table cannot show this; say which: "
+                + "; ".join(o.text for o in options),
+                actions=prefix,
+                options=options,
+                seat=seat,
+            )
+        options = tuple(Alternative(c.actions[len(prefix) :], _text(c.actions[len(prefix) :]))
+                        for c in readings)  # fmt: skip
+        return Verdict(
+            VerdictKind.CHOICE,
+            f"seat {seat}: the table fits {len(options)} moves; which one was it? "
+            + " | ".join(o.text for o in options),
+            actions=prefix,
+            options=options,
+            seat=seat,
+        )
+
+    def _seat_after(self, state: State, prefix: tuple[Action, ...]) -> int | None:
+        applied = 0
+        try:
+            for action in prefix:
+                state.apply(action)
+                applied += 1
+            seat = state.current_player
+        finally:
+            for _ in range(applied):
+                state.undo()
+        return seat if seat is not None and seat >= 0 else None
+
+    def _applied(self, state: State, cand: _Candidate) -> Verdict:
+        instructions: tuple[Instruction, ...] = ()
+        if cand.leftover:
+            for action in cand.actions:
+                state.apply(action)
+            try:
+                after = self.table_of(state)
+            finally:
+                for _ in cand.actions:
+                    state.undo()
+            instructions = self._instructions_for(cand.leftover, after, None)
+        text = "applied: " + _text(cand.actions)
+        if instructions:
+            text += "; now: " + "; ".join(i.text for i in instructions)
+        return Verdict(
+            VerdictKind.APPLIED,
+            text,
+            actions=cand.actions,
+            instructions=instructions,
+            locations=tuple(sorted(cand.leftover)),
+        )
+
+    def _instructions(
+        self,
+        state: State,
+        observation: Observation,
+        expected: dict[str, Pieces],
+        mismatch: frozenset[str],
+    ) -> Verdict:
+        steps = self._instructions_for(mismatch, expected, observation)
+        return Verdict(
+            VerdictKind.INSTRUCTIONS,
+            "to do: " + "; ".join(i.text for i in steps),
+            instructions=steps,
+            locations=tuple(sorted(mismatch)),
+        )
+
+    def _instructions_for(
+        self,
+        names: Iterable[str],
+        expected: Mapping[str, Pieces],
+        observation: Observation | None,
+    ) -> tuple[Instruction, ...]:
+        out = []
+        for name in sorted(names):
+            view = observation.view(name) if observation is not None else None
+            want = expected.get(name, ())
+            if view is not None and view.seen is Seen.EXACT:
+                have = self.canonical(view.pieces)
+                take_off = tuple(p for p in have if p not in want)
+                put_on = tuple(p for p in want if p not in have)
+            elif view is not None and view.seen is Seen.MAGNET:
+                wanted_magnets = tuple(p for p in want if p.piece in self._magnetic)
+                take_off = () if wanted_magnets else (PlacedPiece(Piece("magnetic", "piece")),)
+                put_on = wanted_magnets if not view.magnet else ()
+            else:
+                take_off, put_on = (), want
+            out.append(Instruction(name, self._instruction_text(name, take_off, put_on, want),
+                                   take_off, put_on))  # fmt: skip
+        return tuple(out)
+
+    def _instruction_text(self, name: str, take_off: Pieces, put_on: Pieces, want: Pieces) -> str:
+        parts = []
+        turned = {p.piece for p in take_off} & {p.piece for p in put_on}
+        for p in put_on:
+            if p.piece in turned:
+                parts.append(f"turn the {self.describe_piece(p)} on {name}")
+            else:
+                parts.append(f"put the {self.describe_piece(p)} on {name}")
+        for p in take_off:
+            if p.piece not in turned:
+                parts.append(f"take the {self.label(p.piece)} off {name}")
+        if not parts:
+            what = ", ".join(self.describe_piece(p) for p in want) or "nothing"
+            parts.append(f"{name} should hold: {what}")
+        return "; ".join(parts)
+
+    def _take_back(
+        self, state: State, observation: Observation, changed: frozenset[str]
+    ) -> Verdict | None:
+        undone: list[Action] = []
+        shown = 0
+        try:
+            while len(undone) < self.limits.take_back_depth and state.history:
+                undone.append(state.undo())
+                if undone[-1].VISIBILITY is Visibility.TABLE:
+                    shown += 1
+                if not shown:
+                    continue
+                earlier = self.table_of(state)
+                names = set(observation.views) | set(earlier)
+                if all(self.fits(observation.view(n), earlier.get(n, ())) for n in names):
+                    taken = list(reversed(undone))
+                    return Verdict(
+                        VerdictKind.TAKE_BACK,
+                        "the table is back to before " + _text(tuple(taken)) + ": take it back?",
+                        actions=tuple(taken),
+                        undo=len(undone),
+                        locations=tuple(sorted(changed)),
+                    )
+        finally:
+            for action in reversed(undone):
+                state.apply(action)
+        return None
+
+    def _alert(
+        self,
+        state: State,
+        observation: Observation,
+        expected: dict[str, Pieces],
+        wrong_names: frozenset[str],
+    ) -> Verdict:
+        legal = [] if state.is_over or state.current_player == CHANCE else state.legal_actions()
+        wrong = []
+        for name in sorted(wrong_names):
+            view = observation.view(name)
+            seen = self.describe_view(view)
+            should = self.describe_pieces(expected.get(name, ()))
+            here = tuple(
+                a.describe()
+                for a in legal
+                if a.VISIBILITY is Visibility.TABLE and name in _field_values(a)
+            )
+            text = f"{name}: {seen} lies there, but the rules expect {should}"
+            if here:
+                shown = ", ".join(here[:3]) + (
+                    f" (and {len(here) - 3} more)" if len(here) > 3 else ""
+                )
+                text += f"; legal here: {shown}"
+            else:
+                text += "; no legal move puts it there"
+            wrong.append(WrongLocation(name, seen, should, here, text))
+        return Verdict(
+            VerdictKind.ALERT,
+            "not a legal move: " + " | ".join(w.text for w in wrong),
+            wrong=tuple(wrong),
+            locations=tuple(w.location for w in wrong),
+        )
+
+    # ---- words
+    def label(self, piece: Piece) -> str:
+        return self._labels.get(piece, str(piece))
+
+    def describe_piece(self, placed: PlacedPiece) -> str:
+        turns = self._rotations.get(placed.piece, 4)
+        label = self.label(placed.piece)
+        if turns == 1:
+            return label
+        return f"{label} turned {'NESW'[placed.rotation % 4]}"
+
+    def describe_pieces(self, pieces: Pieces) -> str:
+        return " and ".join(self.describe_piece(p) for p in pieces) or "nothing"
+
+    def describe_view(self, view: LocationView) -> str:
+        if view.seen is Seen.EXACT:
+            return self.describe_pieces(self.canonical(view.pieces))
+        if view.seen is Seen.MAGNET:
+            return "a magnetic piece" if view.magnet else "no magnetic piece"
+        return "something unseen"
+
+
+def _differing(a: Mapping[str, Pieces], b: Mapping[str, Pieces]) -> frozenset[str]:
+    return frozenset(n for n in set(a) | set(b) if a.get(n, ()) != b.get(n, ()))
+
+
+def _field_values(action: Action) -> set[str]:
+    """The string values of an action's fields (location names among them)."""
+    return {v for v in vars(action).values() if isinstance(v, str)}
+
+
+def _common_prefix(sequences: list[tuple[Action, ...]]) -> tuple[Action, ...]:
+    prefix: list[Action] = []
+    for items in zip(*sequences, strict=False):
+        if all(i == items[0] for i in items):
+            prefix.append(items[0])
+        else:
+            break
+    return tuple(prefix)
+
+
+def _text(actions: tuple[Action, ...]) -> str:
+    return ", ".join(a.describe() for a in actions) or "nothing"
