@@ -118,7 +118,7 @@ class Verdict:
 class Limits:
     """Bounds that keep the search short and deterministic."""
 
-    max_actions: int = 10  # actions in one sequence, chance outcomes and implied ones included
+    max_actions: int = 10  # players' actions in one sequence (implied ones included, draws aside)
     max_table_actions: int = 3  # actions that show on the table, in one sequence
     max_optional_inputs: int = 2  # INPUT actions taken where the rules did not wait for them
     max_forced_inputs: int = 16  # alternatives tried where the rules wait for an input
@@ -162,14 +162,22 @@ class _Path:
     rules_moved: bool = False  # a hand's action or a draw: the rules may have moved pieces too
     unseen_run: bool | None = None  # since the last hand's action: None (no unseen step), or
     # whether one of the unseen steps changed a location that did change
-    quiet: int = 0  # unseen steps in a row that changed nothing on the table
+    quiet: int = 0  # unseen steps in a row that changed nothing on the table (draws aside)
+    steps: int = 0  # actions taken by players (draws aside)
+    seats: frozenset[int] = frozenset()  # who acted (CHANCE for draws)
 
     @property
     def run_shows(self) -> bool:
         return self.unseen_run is None or self.unseen_run
 
     def then(
-        self, action: Action, step: _StepKind, table: dict[str, Pieces], shows: bool, moved: bool
+        self,
+        action: Action,
+        step: _StepKind,
+        table: dict[str, Pieces],
+        shows: bool,
+        moved: bool,
+        seat: int,
     ) -> _Path:
         by_hand = step is _StepKind.BY_HAND
         return _Path(
@@ -179,7 +187,9 @@ class _Path:
             self.optional_inputs + (step is _StepKind.OPTIONAL_INPUT),
             self.rules_moved or by_hand or step is _StepKind.DRAWN,
             None if by_hand else bool(self.unseen_run) or shows,
-            0 if by_hand or moved else self.quiet + 1,
+            0 if by_hand or moved else self.quiet + (step is not _StepKind.DRAWN),
+            self.steps + (step is not _StepKind.DRAWN),
+            self.seats | {seat},
         )
 
 
@@ -189,6 +199,8 @@ class _Candidate:
     leftover: frozenset[str]
     covered: frozenset[str]  # unknown locations the sequence would change
     state_key: str
+    by_hand: int  # actions in it that show on the table
+    seats: int  # players who act in it
 
 
 class Referee:
@@ -323,7 +335,7 @@ class Referee:
         if path.actions and path.run_shows and self._consider(state, observation, search, path):
             return  # it fits exactly: a longer sequence through here takes what nothing shows
         limits = self.limits
-        if len(path.actions) >= search.bound or state.is_over:
+        if path.steps >= search.bound or state.is_over:
             return
         if path.quiet >= limits.max_quiet_steps:
             return
@@ -339,6 +351,7 @@ class Referee:
             ):
                 continue
             search.nodes += 1
+            seat = state.current_player
             try:
                 state.apply(action)
             except ValueError:
@@ -347,17 +360,36 @@ class Referee:
                 after = self.table_of(state)
                 moved = _differing(path.table, after)
                 shows = bool(moved & search.changed)
-                if step is _StepKind.BY_HAND and not shows:
-                    continue  # an action that shows on the table must show where it changed
+                if step is _StepKind.BY_HAND and not self._progress(
+                    observation, search, path.table, after, moved
+                ):
+                    continue  # a hand's action must make a changed location look as it does
                 self._extend(
                     state,
                     observation,
                     search,
                     resolve_chance,
-                    path.then(action, step, after, shows, bool(moved)),
+                    path.then(
+                        action, step, after, shows, bool(moved), CHANCE if seat is None else seat
+                    ),
                 )
             finally:
                 state.undo()
+
+    def _progress(
+        self,
+        observation: Observation,
+        search: _Search,
+        before: dict[str, Pieces],
+        after: dict[str, Pieces],
+        moved: frozenset[str],
+    ) -> bool:
+        """Whether a step makes a changed location fit what is seen, where it did not before."""
+        for name in moved & search.changed:
+            view = observation.view(name)
+            if self.fits(view, after.get(name, ())) and not self.fits(view, before.get(name, ())):
+                return True
+        return False
 
     def _next_steps(
         self,
@@ -413,7 +445,8 @@ class Referee:
             )
         )
         key = json.dumps(state.to_json(), sort_keys=True)
-        search.found.append(_Candidate(path.actions, leftover, covered, key))
+        seats = len({s for s in path.seats if s >= 0})
+        search.found.append(_Candidate(path.actions, leftover, covered, key, path.by_hand, seats))
         return not leftover
 
     @staticmethod
@@ -450,6 +483,15 @@ class Referee:
                 + ", ".join(sorted(covered))
                 + " covered; the move cannot be judged yet",
                 locations=tuple(sorted(covered)),
+            )
+        if observation.unknown() and any(c.by_hand > 1 or c.seats > 1 for c in best):
+            covered_now = tuple(sorted(observation.unknown()))
+            return Verdict(
+                VerdictKind.WAITING,
+                "waiting: several moves at once while "
+                + ", ".join(covered_now)
+                + " cannot be seen; uncover them",
+                locations=covered_now,
             )
         by_state: dict[str, _Candidate] = {}
         for cand in best:

@@ -1,0 +1,246 @@
+"""Bot games shown to the referee as tables: the cases its conformance test and its bench judge.
+
+A bot plays; before each stretch of one to three actions that show on the table, the table as those
+actions leave it is shown to the referee (also with locations covered, and with a wrong piece
+slipped in), and the referee's verdicts are followed as the service would: applied actions are
+applied, inputs and choices are answered as the players really played. The case is recovered when
+the game ends up in exactly the state the players made.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+
+from controller.observe import LocationView, Observation, Seen
+from controller.referee import Pieces, Referee, Verdict, VerdictKind
+from rules.core import CHANCE, Action, GameInfo, State, Visibility
+from rules.physical import PlacedPiece, TableObservation
+from rules.playout import Policy, choose
+from rules.registry import game_info, new_game
+
+
+class CaseKind(StrEnum):
+    """How the table is shown to the referee."""
+
+    SINGLE = "single"  # one action that shows on the table
+    MERGED = "merged"  # two or three at once
+    COVERED = "covered"  # as SINGLE or MERGED, with some locations unknown
+    WRONG_PIECE = "wrong_piece"  # as SINGLE, with a piece no legal action puts there
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """What became of one case."""
+
+    kind: CaseKind
+    verdicts: tuple[VerdictKind, ...]
+    recovered: bool  # the state the players made was reached
+    false_applied: bool  # something was applied that the players did not do
+    alerted: bool
+    first_ms: float  # the first verdict's time
+
+
+def digital_draw(state: State) -> Action:
+    """The digital deck: a chance outcome drawn from the game's seed and the number of steps."""
+    rng = random.Random(state.seed * 1_000_003 + len(state.history))
+    outcomes = state.chance_outcomes()
+    return rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+
+
+def _resolve(state: State) -> None:
+    while state.current_player == CHANCE:
+        state.apply(digital_draw(state))
+
+
+def _key(state: State) -> str:
+    return json.dumps(state.to_json(), sort_keys=True)
+
+
+def _from_a_phone(state: State, action: Action, referee: Referee) -> bool:
+    """An input nothing waits for, or an implied action with nothing on the table to prove it
+    (a turn ended with no cart to move): the service gets these from a phone or seat button."""
+    if action.VISIBILITY is Visibility.TABLE:
+        return False
+    if action.VISIBILITY is Visibility.INPUT:
+        return any(a.VISIBILITY is not Visibility.INPUT for a in state.legal_actions())
+    before = referee.table_of(state)
+    mark = len(state.history)
+    state.apply(action)
+    try:
+        _resolve(state)
+        return referee.table_of(state) == before
+    finally:
+        while len(state.history) > mark:
+            state.undo()
+
+
+def _stretch(
+    state: State, rng: random.Random, shown: int, referee: Referee
+) -> tuple[list[Action], int] | None:
+    """Play until `shown` actions that show on the table were taken (chance by the digital deck);
+    None when an input nothing waits for comes first (it would come from a phone)."""
+    taken: list[Action] = []
+    count = 0
+    while count < shown and not state.is_over:
+        action = state.parse_action(choose(state, rng, Policy.BOT))
+        if _from_a_phone(state, action, referee):
+            break
+        state.apply(action)
+        taken.append(state.history[-1])
+        count += action.VISIBILITY is Visibility.TABLE
+        _resolve(state)
+    return (taken, count) if count else None
+
+
+def follow(
+    referee: Referee,
+    state: State,
+    observation: Observation,
+    table: dict[str, Pieces],
+    truth: list[Action],
+) -> tuple[list[Verdict], list[float]]:
+    """Act on verdicts as the service would until the table is judged settled; answer inputs
+    and choices as the players played (`truth`, the actions from the state as given)."""
+    verdicts: list[Verdict] = []
+    times: list[float] = []
+    mark = len(state.history)
+    for _ in range(6):
+        start = time.perf_counter()
+        verdict = referee.judge(state, observation, table, digital_draw)
+        times.append((time.perf_counter() - start) * 1000)
+        verdicts.append(verdict)
+        applied = list(verdict.actions)
+        if verdict.kind in (VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
+            answer = _answer(verdict, truth[len(state.history) - mark + len(applied) :])
+            if answer is None:
+                return verdicts, times
+            applied += answer
+        elif verdict.kind is not VerdictKind.APPLIED:
+            return verdicts, times
+        for action in applied:
+            state.apply(action)
+        _resolve(state)
+        if verdict.kind is VerdictKind.APPLIED:
+            table = dict(_exact(observation))
+    return verdicts, times
+
+
+def _answer(verdict: Verdict, rest: list[Action]) -> list[Action] | None:
+    for option in verdict.options:
+        n = len(option.actions)
+        if list(option.actions) == rest[:n]:
+            return list(option.actions)
+    return None
+
+
+def _exact(observation: Observation) -> dict[str, Pieces]:
+    return {n: v.pieces for n, v in observation.views.items() if v.seen is Seen.EXACT and v.pieces}
+
+
+def cases(
+    name: str, players: int, seed: int, referee: Referee | None = None, max_steps: int = 400
+) -> Iterator[CaseResult]:
+    """Play one bot game and judge its tables; one result per case."""
+    info: GameInfo = game_info(name)
+    referee = referee or Referee.for_game(info)
+    layout = info.layout({"players": players}) if info.layout else None
+    names = [loc.name for loc in layout.locations] if layout else []
+    state = new_game(name, {"players": players}, seed)
+    rng = random.Random(seed)
+    kinds = list(CaseKind)
+    steps = 0
+    while not state.is_over and steps < max_steps:
+        steps += 1
+        if state.current_player == CHANCE:
+            _resolve(state)
+            continue
+        kind = kinds[steps % len(kinds)]
+        shown = 1 if kind in (CaseKind.SINGLE, CaseKind.WRONG_PIECE) else 2 + steps % 2
+        before = referee.table_of(state)
+        mark = len(state.history)
+        stretch = _stretch(state, rng, shown, referee)
+        if stretch is None or referee.table_of(state) == before:
+            # from a phone, or nothing shows: apply it, no table to judge
+            while len(state.history) > mark:
+                state.undo()
+            state.apply(choose(state, rng, Policy.BOT))
+            _resolve(state)
+            continue
+        truth = list(state.history[mark:])
+        want = _key(state)
+        after = referee.table_of(state)
+        while len(state.history) > mark:
+            state.undo()
+        observation = Observation.exact(
+            TableObservation.of(after), sorted(set(names) | set(after) | set(before))
+        )
+        whole = observation
+        if kind is CaseKind.COVERED:
+            observation = _cover(observation, rng)
+        if kind is CaseKind.WRONG_PIECE:
+            slipped = _slip(referee, observation, info, rng)
+            if slipped is None:
+                kind = CaseKind.SINGLE
+            else:
+                observation = slipped
+        verdicts, times = follow(referee, state, observation, before, truth)
+        if kind is CaseKind.COVERED:  # the hand moves away: the rest must be recovered then
+            more, _ = follow(referee, state, whole, before, truth[len(state.history) - mark :])
+            verdicts += more
+        recovered = _key(state) == want
+        applied_any = len(state.history) > mark
+        if kind is CaseKind.WRONG_PIECE:
+            false_applied = applied_any  # a wrong piece is an alert; nothing is applied
+        else:
+            false_applied = applied_any and not recovered and not _is_prefix(state, truth, mark)
+        yield CaseResult(
+            kind,
+            tuple(v.kind for v in verdicts),
+            recovered,
+            false_applied,
+            any(v.kind is VerdictKind.ALERT for v in verdicts),
+            times[0],
+        )
+        # carry on from the players' real state
+        while len(state.history) > mark:
+            state.undo()
+        for action in truth:
+            state.apply(action)
+
+
+def _is_prefix(state: State, truth: list[Action], mark: int) -> bool:
+    done = list(state.history[mark:])
+    return done == truth[: len(done)]
+
+
+def _cover(observation: Observation, rng: random.Random) -> Observation:
+    names = sorted(observation.views)
+    covered = set(rng.sample(names, max(1, len(names) // 10)))
+    views = {
+        n: LocationView(Seen.UNKNOWN, reason="a hand") if n in covered else v
+        for n, v in observation.views.items()
+    }
+    return Observation(observation.mode, views)
+
+
+def _slip(
+    referee: Referee, observation: Observation, info: GameInfo, rng: random.Random
+) -> Observation | None:
+    """A second copy of a one-of-a-kind piece already on the table, on an empty location."""
+    if info.catalogue is None:
+        return None
+    unique = {e.piece for e in info.catalogue().entries if e.copies == 1}
+    on_table = [p for v in observation.views.values() for p in v.pieces if p.piece in unique]
+    empty = sorted(n for n, v in observation.views.items() if v.seen is Seen.EXACT and not v.pieces)
+    if not on_table or not empty:
+        return None
+    piece = rng.choice(sorted(on_table))
+    where = rng.choice(empty)
+    views = dict(observation.views)
+    views[where] = LocationView(Seen.EXACT, (PlacedPiece(piece.piece, piece.rotation),))
+    return Observation(observation.mode, views)
