@@ -107,7 +107,9 @@ def test_fusion_agrees_disagrees_and_covers() -> None:
     assert "sensor board" in no_magnet.view("F12").reason
     covered = TableObservation(table.pieces, frozenset({"F12"}))
     hand = fuse(LAYOUT, INFO.catalogue(), covered, frozenset({cart_square.sensor}))
-    assert hand.view("F12") == LocationView(Seen.MAGNET, magnet=True, reason="covered from the camera")
+    assert hand.view("F12") == LocationView(
+        Seen.MAGNET, magnet=True, reason="covered from the camera"
+    )
     sensors = fuse(LAYOUT, INFO.catalogue(), None, frozenset({cart_square.sensor}))
     assert sensors.mode is InputMode.SENSORS_ONLY and sensors.view("F12").magnet
     assert fuse(LAYOUT, INFO.catalogue(), None, None).mode is InputMode.NONE
