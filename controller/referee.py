@@ -20,6 +20,7 @@ table proves them; where the table cannot tell between sequences, the seat conce
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -120,9 +121,10 @@ class Limits:
 
     max_actions: int = 10  # players' actions in one sequence (implied ones included, draws aside)
     max_table_actions: int = 3  # actions that show on the table, in one sequence
-    max_optional_inputs: int = 2  # INPUT actions taken where the rules did not wait for them
+    max_optional_inputs: int = 1  # INPUT actions taken where the rules did not wait for them
     max_forced_inputs: int = 16  # alternatives tried where the rules wait for an input
     node_budget: int = 3000  # actions applied in one search
+    input_budget: int = 1000  # actions applied when trying inputs the rules did not wait for
     take_back_depth: int = 12  # actions looked back for a take-back
     max_quiet_steps: int = 6  # unseen steps in a row that change nothing on the table
 
@@ -136,7 +138,10 @@ class _Search:
     base_table: dict[str, Pieces]
     names: frozenset[str]
     optional_inputs: bool
+    budget: int = 0  # actions that may still be applied
     bound: int = 0  # no sequence longer than this is tried
+    cut: bool = False  # a sequence was cut short by the bound
+    visited: set[tuple[frozenset[tuple[Action, int]], int]] = field(default_factory=set)
     nodes: int = 0
     found: list[_Candidate] = field(default_factory=list)
 
@@ -151,6 +156,10 @@ class _StepKind(StrEnum):
     OPTIONAL_INPUT = "optional_input"  # unseen; taken only when nothing else explains the table
 
 
+_UNSEEN = frozenset({_StepKind.IMPLIED, _StepKind.FORCED_INPUT, _StepKind.OPTIONAL_INPUT})
+_PLAYED = frozenset({_StepKind.BY_HAND, _StepKind.IMPLIED, _StepKind.OPTIONAL_INPUT})
+
+
 @dataclass(frozen=True)
 class _Path:
     """A searched sequence: its actions, the table it leaves, and what it is made of."""
@@ -160,15 +169,23 @@ class _Path:
     by_hand: int = 0
     optional_inputs: int = 0
     rules_moved: bool = False  # a hand's action or a draw: the rules may have moved pieces too
-    unseen_run: bool | None = None  # since the last hand's action: None (no unseen step), or
-    # whether one of the unseen steps changed a location that did change
+    run_seat: int | None = None  # the seat whose unseen steps (an implied end of turn, an
+    # input) have not yet shown on the table; only that seat's own next action may prove them
     quiet: int = 0  # unseen steps in a row that changed nothing on the table (draws aside)
     steps: int = 0  # actions taken by players (draws aside)
     seats: frozenset[int] = frozenset()  # who acted (CHANCE for draws)
+    off: frozenset[str] = frozenset()  # locations it changed where the table did not change
 
     @property
     def run_shows(self) -> bool:
-        return self.unseen_run is None or self.unseen_run
+        return self.run_seat is None
+
+    def _run_after(self, step: _StepKind, shows: bool, seat: int) -> int | None:
+        if step is _StepKind.BY_HAND or shows:
+            return None
+        if step in (_StepKind.DRAWN, _StepKind.FORCED_INPUT):
+            return self.run_seat
+        return seat if self.run_seat is None else self.run_seat
 
     def then(
         self,
@@ -178,6 +195,7 @@ class _Path:
         shows: bool,
         moved: bool,
         seat: int,
+        off: frozenset[str],
     ) -> _Path:
         by_hand = step is _StepKind.BY_HAND
         return _Path(
@@ -186,10 +204,11 @@ class _Path:
             self.by_hand + by_hand,
             self.optional_inputs + (step is _StepKind.OPTIONAL_INPUT),
             self.rules_moved or by_hand or step is _StepKind.DRAWN,
-            None if by_hand else bool(self.unseen_run) or shows,
+            self._run_after(step, shows, seat),
             0 if by_hand or moved else self.quiet + (step is not _StepKind.DRAWN),
             self.steps + (step is not _StepKind.DRAWN),
             self.seats | {seat},
+            off,
         )
 
 
@@ -218,7 +237,7 @@ class Referee:
         self._rotations = {p: e.rotations for p, e in entries.items()}
         self._labels = {p: e.label for p, e in entries.items()}
         self._magnetic = frozenset(p for p, e in entries.items() if e.magnetic)
-        self._named: dict[Action, frozenset[str]] = {}
+        self._canonical: dict[Pieces, Pieces] = {}
 
     @staticmethod
     def for_game(info: GameInfo, limits: Limits | None = None) -> Referee:
@@ -236,7 +255,15 @@ class Referee:
         )
 
     def table_of(self, state: State) -> dict[str, Pieces]:
-        return {n: self.canonical(ps) for n, ps in self.expected_table(state).pieces}
+        """The rules' table for a state, rotations reduced (memoised per location's pieces)."""
+        known = self._canonical
+        out = {}
+        for name, pieces in self.expected_table(state).pieces:
+            same = known.get(pieces)
+            if same is None:
+                same = known[pieces] = self.canonical(pieces)
+            out[name] = same
+        return out
 
     def fits(self, view: LocationView, pieces: Pieces) -> bool:
         """Whether what is seen of a location agrees with these pieces lying there."""
@@ -281,10 +308,11 @@ class Referee:
         if state.is_over:
             return self._alert(state, observation, expected, changed & mismatch)
         every = frozenset(names)
-        search = _Search(changed, mismatch, expected, every, optional_inputs=False)
+        limits = self.limits
+        search = _Search(changed, mismatch, expected, every, False, limits.node_budget)
         self._search(state, observation, search, resolve_chance)
         if not self._best(search.found):
-            search = _Search(changed, mismatch, expected, every, optional_inputs=True)
+            search = _Search(changed, mismatch, expected, every, True, limits.input_budget)
             self._search(state, observation, search, resolve_chance)
         best = self._best(search.found)
         if best:
@@ -315,13 +343,16 @@ class Referee:
         for bound in range(1, self.limits.max_actions + 1):
             search.bound = bound
             search.found.clear()
+            search.cut = False
+            search.visited.clear()
             self._extend(state, observation, search, resolve_chance, start)
             exact = [c for c in search.found if not c.leftover]
-            if exact or search.nodes >= self.limits.node_budget:
-                break
+            if exact or search.nodes >= search.budget or not search.cut:
+                break  # found; out of budget; or nothing was cut short, so deeper finds no more
         if exact and bound < self.limits.max_actions:
             search.bound = bound + 1
             search.found.clear()
+            search.visited.clear()
             self._extend(state, observation, search, resolve_chance, start)
 
     def _extend(
@@ -335,17 +366,20 @@ class Referee:
         if path.actions and path.run_shows and self._consider(state, observation, search, path):
             return  # it fits exactly: a longer sequence through here takes what nothing shows
         limits = self.limits
-        if path.steps >= search.bound or state.is_over:
+        if state.is_over:
+            return
+        if path.steps >= search.bound:
+            search.cut = True
             return
         if path.quiet >= limits.max_quiet_steps:
             return
         for action, step in self._next_steps(state, search, resolve_chance):
-            if search.nodes >= limits.node_budget:
+            if search.nodes >= search.budget:
                 return
-            if step is _StepKind.BY_HAND and (
-                path.by_hand >= limits.max_table_actions or not path.run_shows
-            ):
-                continue  # unseen steps before a hand's action must have shown on the table
+            if step in _PLAYED and path.run_seat not in (None, state.current_player):
+                continue  # unseen steps are proven by the table, or by the same seat's action
+            if step is _StepKind.BY_HAND and path.by_hand >= limits.max_table_actions:
+                continue
             if step is _StepKind.OPTIONAL_INPUT and (
                 not search.optional_inputs or path.optional_inputs >= limits.max_optional_inputs
             ):
@@ -364,13 +398,30 @@ class Referee:
                     observation, search, path.table, after, moved
                 ):
                     continue  # a hand's action must make a changed location look as it does
+                target = search.changed | search.pending
+                off = (path.off - moved) | frozenset(
+                    n for n in moved - target if after.get(n, ()) != search.base_table.get(n, ())
+                )
+                if step in _UNSEEN and len(off) > max(len(path.off), 1):
+                    continue  # unseen moves show where the table changed (or stop on the way)
+                if path.by_hand + (step is _StepKind.BY_HAND) >= 2:
+                    seen = (frozenset(Counter((*path.actions, action)).items()), len(path.actions))
+                    if seen in search.visited:
+                        continue  # the same actions in another order, already searched
+                    search.visited.add(seen)
                 self._extend(
                     state,
                     observation,
                     search,
                     resolve_chance,
                     path.then(
-                        action, step, after, shows, bool(moved), CHANCE if seat is None else seat
+                        action,
+                        step,
+                        after,
+                        shows,
+                        bool(moved),
+                        CHANCE if seat is None else seat,
+                        off,
                     ),
                 )
             finally:
@@ -384,12 +435,27 @@ class Referee:
         after: dict[str, Pieces],
         moved: frozenset[str],
     ) -> bool:
-        """Whether a step makes a changed location fit what is seen, where it did not before."""
+        """Whether a step brings a changed location closer to what is seen there."""
         for name in moved & search.changed:
             view = observation.view(name)
-            if self.fits(view, after.get(name, ())) and not self.fits(view, before.get(name, ())):
+            if self.distance(view, after.get(name, ())) < self.distance(view, before.get(name, ())):
                 return True
         return False
+
+    def distance(self, view: LocationView, pieces: Pieces) -> int:
+        """How many pieces would have to come or go for these pieces to look as seen."""
+        if view.seen is Seen.EXACT:
+            seen = list(self.canonical(view.pieces))
+            extra = 0
+            for piece in pieces:
+                if piece in seen:
+                    seen.remove(piece)
+                else:
+                    extra += 1
+            return extra + len(seen)
+        if view.seen is Seen.MAGNET:
+            return int(not self.fits(view, pieces))
+        return 0
 
     def _next_steps(
         self,
@@ -411,8 +477,7 @@ class Referee:
         for action in actions:
             kind = action.VISIBILITY
             if kind is Visibility.TABLE:
-                places = self._places(action, search.names)
-                if places and not places & search.changed:
+                if _names_only_unchanged(action, search.changed, search.names):
                     continue  # it would change a location that did not change
                 yield action, _StepKind.BY_HAND
             elif kind is Visibility.IMPLIED:
@@ -466,13 +531,6 @@ class Referee:
         shortest = min(len(c.actions) for c in minimal)
         return [c for c in minimal if len(c.actions) <= shortest + 1]
 
-    def _places(self, action: Action, names: frozenset[str]) -> frozenset[str]:
-        """The locations an action names in its fields (cached: actions are frozen values)."""
-        places = self._named.get(action)
-        if places is None:
-            places = self._named[action] = frozenset(_field_values(action) & names)
-        return places
-
     # ---- from candidates to a verdict
     def _decide(self, state: State, observation: Observation, best: list[_Candidate]) -> Verdict:
         covered = frozenset().union(*(c.covered for c in best))
@@ -507,9 +565,8 @@ class Referee:
         splits = {c.actions[len(prefix)] for c in readings if len(c.actions) > len(prefix)}
         asking_input = bool(splits) and all(a.VISIBILITY is Visibility.INPUT for a in splits)
         if asking_input:
-            options = tuple(
-                Alternative((a,), a.describe()) for a in sorted(splits, key=lambda a: a.describe())
-            )
+            asked = self._inputs_after(state, prefix) or sorted(splits, key=lambda a: a.describe())
+            options = tuple(Alternative((a,), a.describe()) for a in asked)
             return Verdict(
                 VerdictKind.NEEDS_INPUT,
                 f"seat {seat}: the table cannot show this; say which: "
@@ -528,6 +585,17 @@ class Referee:
             options=options,
             seat=seat,
         )
+
+    def _inputs_after(self, state: State, prefix: tuple[Action, ...]) -> list[Action]:
+        """Every input the rules wait for once `prefix` is applied (the seat picks one)."""
+        for action in prefix:
+            state.apply(action)
+        try:
+            legal = [] if state.is_over or state.current_player == CHANCE else state.legal_actions()
+        finally:
+            for _ in prefix:
+                state.undo()
+        return [a for a in legal if a.VISIBILITY is Visibility.INPUT]
 
     def _seat_after(self, state: State, prefix: tuple[Action, ...]) -> int | None:
         applied = 0
@@ -709,6 +777,17 @@ def _differing(a: Mapping[str, Pieces], b: Mapping[str, Pieces]) -> frozenset[st
 def _field_values(action: Action) -> set[str]:
     """The string values of an action's fields (location names among them)."""
     return {v for v in vars(action).values() if isinstance(v, str)}
+
+
+def _names_only_unchanged(action: Action, changed: frozenset[str], names: frozenset[str]) -> bool:
+    """Whether an action names locations in its fields, none of which changed."""
+    named = False
+    for value in vars(action).values():
+        if isinstance(value, str):
+            if value in changed:
+                return False
+            named = named or value in names
+    return named
 
 
 def _common_prefix(sequences: list[tuple[Action, ...]]) -> tuple[Action, ...]:

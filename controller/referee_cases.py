@@ -41,6 +41,8 @@ class CaseResult:
     verdicts: tuple[VerdictKind, ...]
     recovered: bool  # the state the players made was reached
     false_applied: bool  # something was applied that the players did not do
+    unseen: bool  # not recovered, but the players' state shows the same table: the difference
+    # lies in actions nothing on the table shows (a minecart placed and derailed at once)
     alerted: bool
     first_ms: float  # the first verdict's time
 
@@ -103,6 +105,7 @@ def follow(
     observation: Observation,
     table: dict[str, Pieces],
     truth: list[Action],
+    want: str,
 ) -> tuple[list[Verdict], list[float]]:
     """Act on verdicts as the service would until the table is judged settled; answer inputs
     and choices as the players played (`truth`, the actions from the state as given)."""
@@ -116,7 +119,7 @@ def follow(
         verdicts.append(verdict)
         applied = list(verdict.actions)
         if verdict.kind in (VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
-            answer = _answer(verdict, truth[len(state.history) - mark + len(applied) :])
+            answer = _answer(state, verdict, truth[len(state.history) - mark :], want)
             if answer is None:
                 return verdicts, times
             applied += answer
@@ -130,10 +133,23 @@ def follow(
     return verdicts, times
 
 
-def _answer(verdict: Verdict, rest: list[Action]) -> list[Action] | None:
+def _answer(state: State, verdict: Verdict, rest: list[Action], want: str) -> list[Action] | None:
+    """The option the players would pick: the one that makes the state they made, or else the
+    one whose actions they took."""
+    mark = len(state.history)
     for option in verdict.options:
-        n = len(option.actions)
-        if list(option.actions) == rest[:n]:
+        try:
+            for action in (*verdict.actions, *option.actions):
+                state.apply(action)
+            _resolve(state)
+            if _key(state) == want:
+                return list(option.actions)
+        finally:
+            while len(state.history) > mark:
+                state.undo()
+    taken = [a for a in rest if not a.CHANCE_OUTCOME]
+    for option in verdict.options:
+        if all(a in taken for a in option.actions if not a.CHANCE_OUTCOME):
             return list(option.actions)
     return None
 
@@ -188,21 +204,25 @@ def cases(
                 kind = CaseKind.SINGLE
             else:
                 observation = slipped
-        verdicts, times = follow(referee, state, observation, before, truth)
+        verdicts, times = follow(referee, state, observation, before, truth, want)
         if kind is CaseKind.COVERED:  # the hand moves away: the rest must be recovered then
-            more, _ = follow(referee, state, whole, before, truth[len(state.history) - mark :])
+            more, _ = follow(
+                referee, state, whole, before, truth[len(state.history) - mark :], want
+            )
             verdicts += more
         recovered = _key(state) == want
-        applied_any = len(state.history) > mark
+        done = list(state.history[mark:])
         if kind is CaseKind.WRONG_PIECE:
-            false_applied = applied_any  # a wrong piece is an alert; nothing is applied
+            false_applied = bool(done)  # a wrong piece is an alert; nothing is applied
         else:
-            false_applied = applied_any and not recovered and not _is_prefix(state, truth, mark)
+            false_applied = not recovered and not _taken_by_players(done, truth)
+        unseen = not recovered and not false_applied and referee.table_of(state) == after
         yield CaseResult(
             kind,
             tuple(v.kind for v in verdicts),
             recovered,
             false_applied,
+            unseen,
             any(v.kind is VerdictKind.ALERT for v in verdicts),
             times[0],
         )
@@ -213,9 +233,16 @@ def cases(
             state.apply(action)
 
 
-def _is_prefix(state: State, truth: list[Action], mark: int) -> bool:
-    done = list(state.history[mark:])
-    return done == truth[: len(done)]
+def _taken_by_players(done: list[Action], truth: list[Action]) -> bool:
+    """Whether every player's action applied is one the players took (in any order)."""
+    left = [a for a in truth if not a.CHANCE_OUTCOME]
+    for action in done:
+        if action.CHANCE_OUTCOME:
+            continue
+        if action not in left:
+            return False
+        left.remove(action)
+    return True
 
 
 def _cover(observation: Observation, rng: random.Random) -> Observation:

@@ -141,6 +141,12 @@ def layout(board_name: str = "standard") -> Layout:
     return Layout(f"offtherails-{board.name}", width, height, tuple(locations), corners)
 
 
+@functools.cache
+def placed_tile(mask: int, kind: TileKind) -> PlacedPiece:
+    """A tile with these exits as it lies: the face up and its quarter turns."""
+    return PlacedPiece(tile_piece(kind, shape_of(mask)), rotation_of(mask))
+
+
 def expected_table(state: OffTheRails) -> TableObservation:
     """What should physically lie on each square now: tiles, minecarts, chasm tokens.
 
@@ -150,11 +156,7 @@ def expected_table(state: OffTheRails) -> TableObservation:
     pieces: dict[str, list[PlacedPiece]] = {}
     for sq, tile in enumerate(d.tiles):
         if tile is not None:
-            face = shape_of(tile.mask)
-            rotation = rotation_of(tile.mask)
-            pieces.setdefault(board.names[sq], []).append(
-                PlacedPiece(tile_piece(tile.kind, face), rotation)
-            )
+            pieces.setdefault(board.names[sq], []).append(placed_tile(tile.mask, tile.kind))
     for sq, colour in enumerate(d.chasm):
         if colour is not None:
             pieces.setdefault(board.names[sq], []).append(PlacedPiece(chasm_piece(colour.value)))
