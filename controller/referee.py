@@ -141,7 +141,9 @@ class _Search:
     budget: int = 0  # actions that may still be applied
     bound: int = 0  # no sequence longer than this is tried
     cut: bool = False  # a sequence was cut short by the bound
-    visited: set[tuple[frozenset[tuple[Action, int]], int]] = field(default_factory=set)
+    visited: set[tuple[frozenset[tuple[Action, int]], frozenset[tuple[str, Pieces]]]] = field(
+        default_factory=set
+    )  # the same actions in another order leaving the same table: searched once
     nodes: int = 0
     found: list[_Candidate] = field(default_factory=list)
 
@@ -220,6 +222,7 @@ class _Candidate:
     state_key: str
     by_hand: int  # actions in it that show on the table
     seats: int  # players who act in it
+    implied: bool  # it ends a phase or turn unseen (something covered may have come first)
 
 
 class Referee:
@@ -405,7 +408,10 @@ class Referee:
                 if step in _UNSEEN and len(off) > max(len(path.off), 1):
                     continue  # unseen moves show where the table changed (or stop on the way)
                 if path.by_hand + (step is _StepKind.BY_HAND) >= 2:
-                    seen = (frozenset(Counter((*path.actions, action)).items()), len(path.actions))
+                    seen = (
+                        frozenset(Counter((*path.actions, action)).items()),
+                        frozenset((n, after.get(n, ())) for n in target | off),
+                    )
                     if seen in search.visited:
                         continue  # the same actions in another order, already searched
                     search.visited.add(seen)
@@ -511,7 +517,10 @@ class Referee:
         )
         key = json.dumps(state.to_json(), sort_keys=True)
         seats = len({s for s in path.seats if s >= 0})
-        search.found.append(_Candidate(path.actions, leftover, covered, key, path.by_hand, seats))
+        implied = any(a.VISIBILITY is Visibility.IMPLIED for a in path.actions)
+        search.found.append(
+            _Candidate(path.actions, leftover, covered, key, path.by_hand, seats, implied)
+        )
         return not leftover
 
     @staticmethod
@@ -542,11 +551,11 @@ class Referee:
                 + " covered; the move cannot be judged yet",
                 locations=tuple(sorted(covered)),
             )
-        if observation.unknown() and any(c.by_hand > 1 or c.seats > 1 for c in best):
+        if observation.unknown() and any(c.by_hand > 1 or c.seats > 1 or c.implied for c in best):
             covered_now = tuple(sorted(observation.unknown()))
             return Verdict(
                 VerdictKind.WAITING,
-                "waiting: several moves at once while "
+                "waiting: more than one move, or the end of a turn, while "
                 + ", ".join(covered_now)
                 + " cannot be seen; uncover them",
                 locations=covered_now,

@@ -83,20 +83,25 @@ def _from_a_phone(state: State, action: Action, referee: Referee) -> bool:
 
 def _stretch(
     state: State, rng: random.Random, shown: int, referee: Referee
-) -> tuple[list[Action], int] | None:
+) -> tuple[list[Action], list[frozenset[str]]] | None:
     """Play until `shown` actions that show on the table were taken (chance by the digital deck);
     None when an input nothing waits for comes first (it would come from a phone)."""
     taken: list[Action] = []
-    count = 0
-    while count < shown and not state.is_over:
+    placed: list[frozenset[str]] = []  # where each action that shows on the table changed it
+    while len(placed) < shown and not state.is_over:
         action = state.parse_action(choose(state, rng, Policy.BOT))
         if _from_a_phone(state, action, referee):
             break
+        before = referee.table_of(state)
         state.apply(action)
         taken.append(state.history[-1])
-        count += action.VISIBILITY is Visibility.TABLE
+        if action.VISIBILITY is Visibility.TABLE:
+            after = referee.table_of(state)
+            placed.append(
+                frozenset(n for n in set(before) | set(after) if before.get(n) != after.get(n))
+            )
         _resolve(state)
-    return (taken, count) if count else None
+    return (taken, placed) if placed else None
 
 
 def follow(
@@ -190,6 +195,9 @@ def cases(
         truth = list(state.history[mark:])
         want = _key(state)
         after = referee.table_of(state)
+        net = {n for n in set(before) | set(after) if before.get(n) != after.get(n)}
+        # a piece placed and moved on before the table settled leaves no trace of its placing
+        in_transit = any(not places & net for places in stretch[1])
         while len(state.history) > mark:
             state.undo()
         observation = Observation.exact(
@@ -216,7 +224,9 @@ def cases(
             false_applied = bool(done)  # a wrong piece is an alert; nothing is applied
         else:
             false_applied = not recovered and not _taken_by_players(done, truth)
-        unseen = not recovered and not false_applied and referee.table_of(state) == after
+        unseen = (
+            not recovered and not false_applied and (in_transit or referee.table_of(state) == after)
+        )
         yield CaseResult(
             kind,
             tuple(v.kind for v in verdicts),
