@@ -19,7 +19,9 @@ table proves them; where the table cannot tell between sequences, the seat conce
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import typing
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -791,12 +793,26 @@ def _field_values(action: Action) -> set[str]:
 def _names_only_unchanged(action: Action, changed: frozenset[str], names: frozenset[str]) -> bool:
     """Whether an action names locations in its fields, none of which changed."""
     named = False
-    for value in vars(action).values():
-        if isinstance(value, str):
-            if value in changed:
-                return False
-            named = named or value in names
+    for field_name in _text_fields(type(action)):
+        value = getattr(action, field_name)
+        if value in changed:
+            return False
+        named = named or value in names
     return named
+
+
+_TEXT_FIELDS: dict[type[Action], tuple[str, ...]] = {}
+
+
+def _text_fields(cls: type[Action]) -> tuple[str, ...]:
+    """The fields of an action class that hold plain text (where location names go)."""
+    known = _TEXT_FIELDS.get(cls)
+    if known is None:
+        hints = typing.get_type_hints(cls)
+        known = _TEXT_FIELDS[cls] = tuple(
+            f.name for f in dataclasses.fields(cls) if hints.get(f.name) is str
+        )
+    return known
 
 
 def _common_prefix(sequences: list[tuple[Action, ...]]) -> tuple[Action, ...]:

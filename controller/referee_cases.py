@@ -40,7 +40,7 @@ class CaseResult:
     kind: CaseKind
     verdicts: tuple[VerdictKind, ...]
     recovered: bool  # the state the players made was reached
-    false_applied: bool  # something was applied that the players did not do
+    false_applied: bool  # something was applied that the players did not do (see `unseen`)
     unseen: bool  # not recovered, but the players' state shows the same table: the difference
     # lies in actions nothing on the table shows (a minecart placed and derailed at once)
     alerted: bool
@@ -224,9 +224,7 @@ def cases(
             false_applied = bool(done)  # a wrong piece is an alert; nothing is applied
         else:
             false_applied = not recovered and not _taken_by_players(done, truth)
-        unseen = (
-            not recovered and not false_applied and (in_transit or referee.table_of(state) == after)
-        )
+        unseen = not recovered and (in_transit or referee.table_of(state) == after)
         yield CaseResult(
             kind,
             tuple(v.kind for v in verdicts),
@@ -281,3 +279,53 @@ def _slip(
     views = dict(observation.views)
     views[where] = LocationView(Seen.EXACT, (PlacedPiece(piece.piece, piece.rotation),))
     return Observation(observation.mode, views)
+
+
+def bench(games: list[str], seeds: int, players: int | None = None) -> dict[str, float | int | str]:
+    """Figures over bot games: verdict times (wall and CPU) and how many tables were recovered."""
+    single: list[float] = []
+    merged: list[float] = []
+    counts = {"cases": 0, "recovered": 0, "judged": 0, "false_applied": 0, "in_transit": 0}
+    wrong = {"cases": 0, "alerted": 0}
+    cpu_start = time.process_time()
+    wall_start = time.perf_counter()
+    for name in games:
+        info = game_info(name)
+        for seed in range(seeds):
+            count = players or info.min_players + seed % (info.max_players - info.min_players + 1)
+            for result in cases(name, count, seed):
+                counts["cases"] += 1
+                counts["false_applied"] += result.false_applied and not result.unseen
+                if result.kind is CaseKind.WRONG_PIECE:
+                    wrong["cases"] += 1
+                    wrong["alerted"] += result.alerted
+                    continue
+                (single if result.kind is CaseKind.SINGLE else merged).append(result.first_ms)
+                if result.unseen:
+                    counts["in_transit"] += 1
+                    continue
+                counts["judged"] += 1
+                counts["recovered"] += result.recovered
+    single.sort()
+    merged.sort()
+    return {
+        "games": ",".join(games),
+        "seeds": seeds,
+        "cases": counts["cases"],
+        "infer_p50_ms": round(_quantile(single, 0.5), 2),
+        "infer_p99_ms": round(_quantile(single, 0.99), 2),
+        "merged_infer_p50_ms": round(_quantile(merged, 0.5), 2),
+        "merged_infer_p99_ms": round(_quantile(merged, 0.99), 2),
+        "recovered_fraction": round(counts["recovered"] / max(1, counts["judged"]), 4),
+        "false_applied": counts["false_applied"],
+        "wrong_piece_alerted_fraction": round(wrong["alerted"] / max(1, wrong["cases"]), 4),
+        "unseen_cases": counts["in_transit"],
+        "cpu_s": round(time.process_time() - cpu_start, 2),
+        "wall_s": round(time.perf_counter() - wall_start, 2),
+    }
+
+
+def _quantile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    return values[min(len(values) - 1, int(q * len(values)))]
