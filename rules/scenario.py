@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,14 @@ from rules.core import CHANCE, Action, IllegalAction, State
 from rules.registry import new_game, state_from_json
 
 _MISSING = object()
+
+StepHandler = Callable[[State, Mapping[str, Any]], "str | None"]
+"""A step kind added from outside `rules` (the referee's table steps): checks one step against
+the state, may apply actions to it, and returns what went wrong (None: the step passed)."""
+
+ExtraSteps = Mapping[str, Callable[[], StepHandler]]
+"""Step kinds by the key that marks them; each scenario gets fresh handlers (they may keep
+memory from step to step, such as the table as it was last seen)."""
 
 
 @dataclass(frozen=True)
@@ -91,8 +99,11 @@ def _show(v: Any) -> str:
     return "(absent)" if v is _MISSING else json.dumps(v, sort_keys=True)
 
 
-def run_scenario(scenario: Mapping[str, Any], name: str = "scenario") -> ScenarioResult:
+def run_scenario(
+    scenario: Mapping[str, Any], name: str = "scenario", extra: ExtraSteps | None = None
+) -> ScenarioResult:
     """Run one scenario; never raises for a failing rule, only reports it."""
+    handlers = {key: make() for key, make in (extra or {}).items()}
     try:
         state = new_game(
             str(scenario["game"]), scenario.get("options", {}), int(scenario.get("seed", 0))
@@ -103,7 +114,11 @@ def run_scenario(scenario: Mapping[str, Any], name: str = "scenario") -> Scenari
     steps: Sequence[Mapping[str, Any]] = scenario.get("steps", [])
     for i, step in enumerate(steps, start=1):
         try:
-            state, problem = _run_step(state, step, rng)
+            own = next((key for key in handlers if key in step), None)
+            if own is not None:
+                problem = handlers[own](state, step)
+            else:
+                state, problem = _run_step(state, step, rng)
         except IllegalAction as e:
             problem = f"unexpected rejection: {e}"
         except Exception as e:  # a broken step or an engine bug: report it, check the next file
