@@ -42,7 +42,9 @@ class LocationView:
     reason: str = ""  # why it is not EXACT (or what the inputs disagree about)
 
 
-UNSEEN = LocationView(Seen.UNKNOWN, reason="no input covers it")
+NO_INPUT = "no input covers it"
+UNSEEN = LocationView(Seen.UNKNOWN, reason=NO_INPUT)
+COVERED = "covered from the camera"
 
 
 @dataclass(frozen=True)
@@ -59,12 +61,21 @@ class Observation:
         """Locations nobody can see now, with the reason."""
         return {n: v.reason for n, v in self.views.items() if v.seen is Seen.UNKNOWN}
 
+    def covered(self) -> frozenset[str]:
+        """Locations hidden for now (a hand, the inputs disagreeing), not for good (no input)."""
+        return frozenset(
+            n
+            for n, v in self.views.items()
+            if (v.seen is Seen.UNKNOWN and v.reason != NO_INPUT)
+            or (v.seen is Seen.MAGNET and v.reason == COVERED)
+        )
+
     @staticmethod
     def exact(table: TableObservation, names: Iterable[str]) -> Observation:
         """A camera-only observation that sees `table` exactly (its unknown locations unknown)."""
         have = table.as_dict()
         views = {
-            n: LocationView(Seen.UNKNOWN, reason="covered")
+            n: LocationView(Seen.UNKNOWN, reason=COVERED)
             if n in table.unknown
             else LocationView(Seen.EXACT, tuple(sorted(have.get(n, ()))))
             for n in names
@@ -103,9 +114,9 @@ def fuse(
             continue
         if loc.name in camera.unknown:
             views[loc.name] = (
-                LocationView(Seen.UNKNOWN, reason="covered from the camera")
+                LocationView(Seen.UNKNOWN, reason=COVERED)
                 if sensed is None
-                else LocationView(Seen.MAGNET, magnet=sensed, reason="covered from the camera")
+                else LocationView(Seen.MAGNET, magnet=sensed, reason=COVERED)
             )
             continue
         pieces = tuple(sorted(seen_by_camera.get(loc.name, ())))

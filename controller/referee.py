@@ -92,6 +92,12 @@ class Verdict:
     undo: int = 0
     locations: tuple[str, ...] = ()
 
+    @property
+    def settles_table(self) -> bool:
+        """Whether the table as seen becomes the table as it lies (in sync, applied, or players
+        carrying out instructions); after an alert, a question or a wait it stays as it was."""
+        return self.kind in (VerdictKind.IN_SYNC, VerdictKind.APPLIED, VerdictKind.INSTRUCTIONS)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "kind": self.kind.value,
@@ -450,6 +456,19 @@ class Referee:
                 return True
         return False
 
+    def _taken_off_by_rules(self, view: LocationView, pieces: Pieces) -> bool:
+        """Whether the table shows these pieces and more: the rules took something off."""
+        if view.seen is Seen.EXACT:
+            seen = list(self.canonical(view.pieces))
+            for piece in pieces:
+                if piece not in seen:
+                    return False
+                seen.remove(piece)
+            return bool(seen)
+        if view.seen is Seen.MAGNET:
+            return view.magnet and not any(p.piece in self._magnetic for p in pieces)
+        return False
+
     def distance(self, view: LocationView, pieces: Pieces) -> int:
         """How many pieces would have to come or go for these pieces to look as seen."""
         if view.seen is Seen.EXACT:
@@ -508,8 +527,11 @@ class Referee:
             for n in touched | search.pending
             if not self.fits(observation.view(n), table.get(n, ()))
         )
-        if not path.rules_moved and not leftover <= search.pending:
-            return False  # with nothing placed by hand or drawn, the rules leave what was left
+        if not path.rules_moved and not all(
+            self._taken_off_by_rules(observation.view(n), table.get(n, ()))
+            for n in leftover - search.pending
+        ):
+            return False  # unseen steps may leave pieces to take off (a derailed cart), no more
         covered = frozenset(
             n
             for n in touched
@@ -553,8 +575,8 @@ class Referee:
                 + " covered; the move cannot be judged yet",
                 locations=tuple(sorted(covered)),
             )
-        if observation.unknown() and any(c.by_hand > 1 or c.seats > 1 or c.implied for c in best):
-            covered_now = tuple(sorted(observation.unknown()))
+        if observation.covered() and any(c.by_hand > 1 or c.seats > 1 or c.implied for c in best):
+            covered_now = tuple(sorted(observation.covered()))
             return Verdict(
                 VerdictKind.WAITING,
                 "waiting: more than one move, or the end of a turn, while "
@@ -570,7 +592,7 @@ class Referee:
         readings = sorted(by_state.values(), key=lambda c: (len(c.actions), _text(c.actions)))
         if len(readings) == 1:
             (only,) = readings
-            return self._applied(state, only)
+            return self._applied(state, observation, only)
         prefix = _common_prefix([c.actions for c in readings])
         seat = self._seat_after(state, prefix)
         splits = {c.actions[len(prefix)] for c in readings if len(c.actions) > len(prefix)}
@@ -620,7 +642,7 @@ class Referee:
                 state.undo()
         return seat if seat is not None and seat >= 0 else None
 
-    def _applied(self, state: State, cand: _Candidate) -> Verdict:
+    def _applied(self, state: State, observation: Observation, cand: _Candidate) -> Verdict:
         instructions: tuple[Instruction, ...] = ()
         if cand.leftover:
             for action in cand.actions:
@@ -630,7 +652,7 @@ class Referee:
             finally:
                 for _ in cand.actions:
                     state.undo()
-            instructions = self._instructions_for(cand.leftover, after, None)
+            instructions = self._instructions_for(cand.leftover, after, observation)
         text = "applied: " + _text(cand.actions)
         if instructions:
             text += "; now: " + "; ".join(i.text for i in instructions)

@@ -133,8 +133,8 @@ def follow(
         for action in applied:
             state.apply(action)
         _resolve(state)
-        if verdict.kind is VerdictKind.APPLIED:
-            table = dict(_exact(observation))
+        if verdict.settles_table:
+            table = {**table, **_exact(observation)}
     return verdicts, times
 
 

@@ -17,7 +17,7 @@ from controller.referee_cases import digital_draw
 from rules.core import CHANCE, Action, State
 from rules.physical import Piece, PlacedPiece, TableObservation
 from rules.registry import game_info
-from rules.scenario import StepHandler
+from rules.scenario import ExtraSteps, StepHandler
 
 _TURNS = "NESW"
 _OBSERVE_KEYS = {"after", "put", "take", "cover", "sensors"}
@@ -45,7 +45,7 @@ def parse_piece(text: object) -> PlacedPiece:
 
 def new_observer() -> StepHandler:
     """A fresh handler for one scenario: it remembers the table as it was last accepted."""
-    memory: dict[str, Any] = {}  # "table": as last accepted; "mark": the game then
+    memory: dict[str, Any] = {}  # "table": as last accepted; "game": the state it was seen for
 
     def observe(state: State, step: Mapping[str, Any]) -> str | None:
         return _observe(state, step, memory)
@@ -71,7 +71,7 @@ def _observe(state: State, step: Mapping[str, Any], memory: dict[str, Any]) -> s
         raise TableStepError(f"{info.title} has no physical form")
     layout = info.layout(state.options)
     _resolve(state)
-    if memory.get("mark") != _mark(state):  # another step changed the game: start from its table
+    if memory.get("game") != id(state):  # a new game or a `set` position: start from its table
         memory["table"] = referee.table_of(state)
     table = memory["table"]
     seen = _table_after(state, referee, spec["after"]) if "after" in spec else dict(table)
@@ -108,13 +108,8 @@ def _observe(state: State, step: Mapping[str, Any], memory: dict[str, Any]) -> s
     if problem:
         return problem
     _carry_out(state, verdict, step, observation, memory)
-    memory["mark"] = _mark(state)
+    memory["game"] = id(state)
     return None
-
-
-def _mark(state: State) -> Any:
-    """What tells whether another step changed the game since the last table step."""
-    return (id(state), len(state.history))
 
 
 def _resolve(state: State) -> None:
@@ -197,6 +192,8 @@ def _carry_out(
     observation: Observation,
     memory: dict[str, Any],
 ) -> None:
+    if verdict.settles_table:
+        memory["table"] = _physical(memory["table"], observation)
     actions: list[Action] = list(verdict.actions)
     if verdict.kind is VerdictKind.CHOICE and "choose" in step:
         index = step["choose"]
@@ -212,8 +209,6 @@ def _carry_out(
     for action in actions:
         state.apply(action)
         _resolve(state)
-    if verdict.kind is VerdictKind.APPLIED:
-        memory["table"] = _physical(memory["table"], observation)
 
 
 def _physical(before: dict[str, Pieces], observation: Observation) -> dict[str, Pieces]:
@@ -223,3 +218,7 @@ def _physical(before: dict[str, Pieces], observation: Observation) -> dict[str, 
         if view.seen is Seen.EXACT:
             table[name] = view.pieces
     return table
+
+
+TABLE_STEPS: ExtraSteps = {"observe": new_observer}
+"""The step kinds this module adds to scenario files, for `rules.scenario.run_scenario`."""

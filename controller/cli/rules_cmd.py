@@ -106,6 +106,7 @@ def _scenario_files(paths: list[str]) -> list[Path]:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from controller.table_scenario import TABLE_STEPS
     from rules.scenario import ScenarioResult, StepFailure, run_scenario
 
     passed = failed = 0
@@ -117,7 +118,7 @@ def _check(args: argparse.Namespace) -> int:
         else:
             items = data if isinstance(data, list) else [data]
             results = [
-                run_scenario(s, f"{path}" + (f"[{i}]" if len(items) > 1 else ""))
+                run_scenario(s, f"{path}" + (f"[{i}]" if len(items) > 1 else ""), TABLE_STEPS)
                 for i, s in enumerate(items)
             ]
         for r in results:

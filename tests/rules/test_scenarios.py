@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.table_scenario import TABLE_STEPS
 from rules.scenario import run_scenario
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
@@ -22,7 +23,7 @@ def test_scenario_file_passes(path: Path) -> None:
     data = json.loads(path.read_text())
     for i, scenario in enumerate(data if isinstance(data, list) else [data]):
         assert scenario.get("rule"), f"{path.name}[{i}] names no rule sentence"
-        result = run_scenario(scenario, f"{path.name}[{i}]")
+        result = run_scenario(scenario, f"{path.name}[{i}]", TABLE_STEPS)
         assert result.failure is None, f"step {result.failure.step}: {result.failure.message}"
 
 
