@@ -511,7 +511,7 @@ class OffTheRails(State):
             case Pending.CHOOSE_CART:
                 return [act.MoveFirst(c) for c in m.to_move]
             case Pending.ROUTE:
-                return [act.Route(x) for x in self._leaving_options(d.carts[m.cart])]
+                return [act.Route(x) for x in self._ways_on(d.carts[m.cart])]
             case Pending.TAKE_JEWEL:
                 dep = d.jewels[d.carts[m.cart].square]
                 return [act.TakeJewel(g) for g in PRECIOUS if dep[g.order] > 0]
@@ -720,12 +720,13 @@ class OffTheRails(State):
                     )
                 case act.Route(exit=x):
                     cart = self.d.carts[m.cart]
-                    opts = " or ".join(o.name for o in self._leaving_options(cart))
-                    why = (
-                        "that is the way it came in"
-                        if x is cart.heading.opposite
-                        else f"the track there has no {x.name} exit"
-                    )
+                    opts = " or ".join(o.name for o in self._ways_on(cart))
+                    if x is cart.heading.opposite:
+                        why = "that is the way it came in"
+                    elif x in self._leaving_options(cart):
+                        why = "a chasm lies that way and another exit is open"
+                    else:
+                        why = f"the track there has no {x.name} exit"
                     square = self.board.names[cart.square]
                     return (
                         f"minecart {m.cart} on {square} cannot leave by {x.name}: {why} "
@@ -780,6 +781,18 @@ class OffTheRails(State):
     def _leaving_options(self, cart: Cart) -> tuple[Direction, ...]:
         behind = cart.heading.opposite
         return tuple(x for x in mask_directions(self._track_mask(cart.square)) if x != behind)
+
+    def _ways_on(self, cart: Cart) -> tuple[Direction, ...]:
+        """The exits a cart may take: never onto a chasm while another exit is open (seed 000:
+        'No player can move onto ... the chasm spaces, if a minecart is forced to move onto a
+        Chasm Token it is removed'); with only chasms ahead it is forced into the first."""
+        ahead = self._leaving_options(cart)
+        open_ = tuple(x for x in ahead if not self._chasm_beyond(cart.square, x))
+        return open_ or ahead[:1]
+
+    def _chasm_beyond(self, sq: int, x: Direction) -> bool:
+        beyond = self.board.neighbours[sq][x]
+        return beyond is not None and self.d.chasm[beyond] is not None
 
     def _claimable(self) -> list[Mission]:
         d = self.d
@@ -1061,7 +1074,7 @@ class OffTheRails(State):
             if m.remaining <= 0 or cart.status is not CartStatus.ON_BOARD:
                 self._next_cart()
                 return
-            options = self._leaving_options(cart)
+            options = self._ways_on(cart)
             if len(options) > 1:
                 d.move = replace(m, pending=Pending.ROUTE)
                 return
