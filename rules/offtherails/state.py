@@ -13,7 +13,16 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Self
 
-from rules.core import CHANCE, Action, IllegalAction, JsonDict, MalformedAction, Option, State
+from rules.core import (
+    CHANCE,
+    Action,
+    BadOptions,
+    IllegalAction,
+    JsonDict,
+    MalformedAction,
+    Option,
+    State,
+)
 from rules.offtherails import actions as act
 from rules.offtherails.components import (
     COLOURS,
@@ -293,7 +302,10 @@ class OffTheRails(State):
 
     def __init__(self, options: Mapping[str, Any], seed: int, data: _Data | None = None) -> None:
         super().__init__(options, seed)
-        self.board = load_board(str(options["board"]))
+        try:
+            self.board = load_board(str(options["board"]))
+        except ValueError as e:  # a board file is an option like any other
+            raise BadOptions(f"option 'board' is {options['board']!r}: {e}") from None
         self.components = load_components()
         self.solo = options["players"] == 1
         self.d = data if data is not None else self._setup()
