@@ -16,35 +16,35 @@ from rules.offtherails.state import CartStatus, OffTheRails, Phase
 
 def _track_ends(state: OffTheRails) -> list[tuple[int, Direction]]:
     """For each own cart on the board, the first empty square on its way and the side entered."""
-    d, b = state.d, state.board
+    board = state.board
     ends = []
-    for cart in state._own_carts():
-        if cart.status is not CartStatus.ON_BOARD:
+    for cart in state.carts():
+        if cart.owner != state.active or cart.status is not CartStatus.ON_BOARD:
             continue
-        sq, heading = cart.square, cart.heading
+        square, heading = cart.square, cart.heading
         for _ in range(12):
-            ahead = [x for x in mask_directions(state._track_mask(sq)) if x != heading.opposite]
+            ahead = [x for x in mask_directions(state.track_exits(square)) if x != heading.opposite]
             if not ahead:
                 break
-            x = ahead[0]
-            n = b.neighbours[sq][x]
-            if n is None or n in b.surface or d.chasm[n] is not None:
+            exit = ahead[0]
+            beyond = board.neighbours[square][exit]
+            if beyond is None or beyond in board.surface or state.chasm(beyond) is not None:
                 break
-            tile = d.tiles[n]
+            tile = state.tile(beyond)
             if tile is None:
-                if n in b.placeable:
-                    ends.append((n, x.opposite))
+                if beyond in board.placeable:
+                    ends.append((beyond, exit.opposite))
                 break
-            if not tile.mask & x.opposite.bit:
+            if not tile.mask & exit.opposite.bit:
                 break
-            sq, heading = n, x
+            square, heading = beyond, exit
     return ends
 
 
 def bot_action(state: OffTheRails, rng: random.Random) -> Action:
     """A plausible legal action for the player to act (never a chance outcome)."""
     legal = state.legal_actions()
-    if state.d.phase is not Phase.ACTIONS:
+    if state.phase is not Phase.ACTIONS:
         return rng.choice(legal)
     by_type: dict[str, list[Action]] = {}
     for a in legal:
