@@ -6,6 +6,7 @@ from typing import Any
 from rules.core import GameInfo
 from rules.offtherails import physical
 from rules.offtherails.bot import bot_action
+from rules.offtherails.candidates import candidates
 from rules.offtherails.state import GAME, OPTIONS, OffTheRails, Phase
 from rules.physical import Layout
 
@@ -30,6 +31,7 @@ GAME_INFO = GameInfo(
     layout=_layout,
     catalogue=physical.catalogue,
     expected_table=physical.expected_table,
+    candidates=candidates,
 )
 
 __all__ = ["GAME_INFO", "OPTIONS", "OffTheRails", "Phase"]
