@@ -8,12 +8,23 @@ read-only query API (`phase`, `carts`, `tile`, ...) for the bot and the physical
 
 from __future__ import annotations
 
+import copy
+import random
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Self
 
 from rules.core import CHANCE, Action, IllegalAction, JsonDict, State
-from rules.offtherails import actions, chance, codec, legality, play, scoring
-from rules.offtherails.components import Board, Colour, Components, Direction, Gems
+from rules.offtherails import actions, chance, codec, legality, movement, play, scoring
+from rules.offtherails.components import (
+    Board,
+    Colour,
+    Components,
+    Direction,
+    Gems,
+    gems_list,
+    gems_sub,
+)
 from rules.offtherails.settings import GAME, OPTIONS, Settings
 from rules.offtherails.tabletop import (
     Cart,
@@ -157,12 +168,41 @@ class OffTheRails(State):
         """Conservation laws: gems, tiles, chasm tokens; carts on legal squares, holds of 5."""
         return invariants(self._tabletop)
 
-    def view(self, seat: int | None) -> JsonDict:
-        """Everything is open but a hit cart's hidden split, seen only by its owner."""
-        return {"game": self.GAME, "options": dict(self.options), **self._view_json(seat)}
-
     def _view_json(self, seat: int | None) -> JsonDict:
+        """Everything is open but a hit cart's hidden split, seen only by its owner."""
         return codec.view_json(self._tabletop, seat)
+
+    def action_view(self, action: Action, actor: int, seat: int | None) -> JsonDict:
+        """A split is seen only by the player who made it; the others see its size."""
+        if isinstance(action, actions.Split) and seat != actor:
+            return {"type": actions.Split.TYPE, "hidden": True, "size": len(action.pile)}
+        return action.to_json()
+
+    def redeal_secrets(self, seat: int, rng: random.Random) -> Self | None:
+        """Another split of the hit cart's jewels by `seat`, while the mover picks a pile."""
+        tabletop = self._tabletop
+        move = tabletop.move
+        if move is None or move.pile is None or tabletop.carts[move.hit].owner != seat:
+            return None
+        hold = tabletop.carts[move.hit].hold
+        others = [
+            pile
+            for pile in movement.splits(hold)
+            if pile != move.pile and pile != gems_sub(hold, pile)  # still two different piles
+        ]
+        if not others:
+            return None
+        pile = rng.choice(others)
+        twin = copy.copy(self)
+        twin._tabletop = tabletop.copy()
+        twin._tabletop.move = replace(move, pile=pile)
+        last = max(
+            i for i, (action, _) in enumerate(self._undo) if isinstance(action, actions.Split)
+        )
+        twin._undo = list(self._undo)
+        twin._undo[last] = (actions.Split(tuple(gems_list(pile))), self._undo[last][1])
+        twin._actors = list(self._actors)
+        return twin
 
     # ------------------------------------------------------------------ snapshots and JSON
     def _snapshot(self) -> object:
