@@ -196,11 +196,10 @@ class OffTheRails(State):
         twin = copy.copy(self)
         twin._tabletop = tabletop.copy()
         twin._tabletop.move = replace(move, pile=pile)
-        last = max(
-            i for i, (action, _) in enumerate(self._undo) if isinstance(action, actions.Split)
-        )
+        made = [i for i, (action, _) in enumerate(self._undo) if isinstance(action, actions.Split)]
         twin._undo = list(self._undo)
-        twin._undo[last] = (actions.Split(tuple(gems_list(pile))), self._undo[last][1])
+        if made:  # a state read from JSON has no history
+            twin._undo[made[-1]] = (actions.Split(tuple(gems_list(pile))), self._undo[made[-1]][1])
         twin._actors = list(self._actors)
         return twin
 
