@@ -147,6 +147,10 @@ def _deck_json(tabletop: Tabletop) -> JsonDict:
         "seen": {colour.value: sorted(numbers) for colour, numbers in tabletop.seen.items()},
         "solo_reveals_left": tabletop.solo_reveals_left,
         "solo_chasm_card_out": tabletop.solo_chasm_card_out,
+        "solo_waiting": [
+            {"square": tabletop.board.names[square], "colour": colour.value}
+            for square, colour in tabletop.solo_waiting
+        ],
     }
 
 
@@ -167,6 +171,7 @@ def _move_json(move: Move | None, show_pile: bool) -> JsonDict | None:
         "mover_was_empty": move.mover_was_empty,
         "hit_was_empty": move.hit_was_empty,
         "head_on": move.head_on,
+        "end_pickup": move.end_pickup,
     }
 
 
@@ -253,6 +258,10 @@ def tabletop_from_json(settings: Settings, data: JsonDict) -> Tabletop:
     tabletop.seen = {Colour(c): frozenset(numbers) for c, numbers in deck["seen"].items()}
     tabletop.solo_reveals_left = deck["solo_reveals_left"]
     tabletop.solo_chasm_card_out = deck["solo_chasm_card_out"]
+    tabletop.solo_waiting = tuple(
+        (board.index(waiting["square"]), Colour(waiting["colour"]))
+        for waiting in deck.get("solo_waiting", [])
+    )
     tabletop.chasm_open = data["chasm_open"]
     tabletop.gem_queue = tuple(board.index(s) for s in data["gem_queue"])
     tabletop.reveal_queue = tuple(Colour(c) for c in data["reveal_queue"])
@@ -279,6 +288,7 @@ def _move_from_json(move: JsonDict | None) -> Move | None:
         move["mover_was_empty"],
         move["hit_was_empty"],
         move["head_on"],
+        bool(move.get("end_pickup", False)),
     )
 
 

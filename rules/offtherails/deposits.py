@@ -11,6 +11,7 @@ from rules.offtherails.components import (
     gems_sub,
 )
 from rules.offtherails.movement import lose
+from rules.offtherails.settings import SoloChasmCard
 from rules.offtherails.tabletop import (
     Phase,
     Tabletop,
@@ -64,12 +65,11 @@ def reveal_deposit(tabletop: Tabletop, colour: Colour, number: int) -> None:
                     next_turn(tabletop)
         case Phase.DEPOSIT if tabletop.solo:
             tabletop.deck_left -= 1
-            if tabletop.chasm_supply[colour] > 0:
-                tabletop.chasm_supply = {
-                    **tabletop.chasm_supply,
-                    colour: tabletop.chasm_supply[colour] - 1,
-                }
-                collapse(tabletop, square, colour)
+            if tabletop.settings.solo_chasm_card is SoloChasmCard.NO_TOKEN_THIS_TURN:
+                # the phase's tokens go down together, unless the Chasm card comes up
+                tabletop.solo_waiting += ((square, colour),)
+            else:
+                _solo_collapse(tabletop, square, colour)
             _solo_reveal_done(tabletop)
         case Phase.DEPOSIT:
             tabletop.deck_left -= 1
@@ -97,11 +97,26 @@ def reveal_chasm_card(tabletop: Tabletop) -> None:
     next_turn(tabletop)
 
 
+def _solo_collapse(tabletop: Tabletop, square: int, colour: Colour) -> None:
+    """Solo: a revealed card's square collapses, if a chasm token of its colour is left."""
+    if tabletop.chasm_supply[colour] > 0:
+        tabletop.chasm_supply = {**tabletop.chasm_supply, colour: tabletop.chasm_supply[colour] - 1}
+        collapse(tabletop, square, colour)
+
+
 def _solo_reveal_done(tabletop: Tabletop) -> None:
     tabletop.solo_reveals_left -= 1
+    phase_over = tabletop.solo_reveals_left <= 0 or tabletop.deck_left == 0
+    if phase_over:
+        # "If during the Deposits Phase the Chasm Card is revealed, do not place a Chasm Token
+        # this turn" (only what waits: with `places_nothing` each card placed its own at once)
+        if not tabletop.solo_chasm_card_out:
+            for square, colour in tabletop.solo_waiting:
+                _solo_collapse(tabletop, square, colour)
+        tabletop.solo_waiting = ()
     if check_end(tabletop):
         return
-    if tabletop.solo_reveals_left <= 0 or tabletop.deck_left == 0:
+    if phase_over:
         next_turn(tabletop)
 
 

@@ -32,17 +32,19 @@ from rules.offtherails.components import (
     shape_of,
 )
 from rules.offtherails.movement import split_size, splits
+from rules.offtherails.settings import CartPlacement
 from rules.offtherails.tabletop import (
     CartStatus,
     Pending,
     Phase,
     Tabletop,
     Tile,
+    cart_squares,
     chasm_beyond,
     chasm_targets,
     claimable,
     exits_ahead,
-    free_starting_tracks,
+    free_cart_squares,
     may_place_cart,
     occupied,
     own_cart,
@@ -277,7 +279,7 @@ def _place_cart_actions(tabletop: Tabletop) -> list[Action]:
         actions.PlaceCart(cart.name, names[square])
         for cart in own_carts(tabletop)
         if cart.status is CartStatus.SUPPLY
-        for square in free_starting_tracks(tabletop, cart)
+        for square in free_cart_squares(tabletop, cart)
     ]
 
 
@@ -290,16 +292,21 @@ def _why_not_place_cart(tabletop: Tabletop, action: actions.PlaceCart) -> str | 
     if not may_place_cart(tabletop):
         limit = tabletop.settings.cart_limit
         return f"a minecart may be placed only with fewer than {limit} on the board"
-    free = free_starting_tracks(tabletop, cart)
+    free = free_cart_squares(tabletop, cart)
     if square in free:
         return None
     side = board.side_for_colour(cart.colour)
     there = occupied(tabletop).get(square)
-    if there is not None and square in board.sides[side].starting_tracks:
-        return f"{board.names[square]} is not a free starting track: minecart {there} is on it"
+    place = (
+        "square of the Surface Layer"
+        if tabletop.settings.cart_placement is CartPlacement.SURFACE
+        else "starting track"
+    )
+    if there is not None and square in cart_squares(tabletop, cart):
+        return f"{board.names[square]} is not a free {place}: minecart {there} is on it"
     where = ", ".join(board.names[t] for t in free) or "none"
     return (
-        f"{board.names[square]} is not a free starting track on the {side.value} surface of "
+        f"{board.names[square]} is not a free {place} on the {side.value} side of "
         f"minecart {cart.name} (free: {where})"
     )
 

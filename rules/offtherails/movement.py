@@ -22,7 +22,7 @@ from rules.offtherails.components import (
     gems_one,
     gems_sub,
 )
-from rules.offtherails.settings import BumperHeadOn, EndOnDeposit
+from rules.offtherails.settings import BumperHeadOn, CollisionOnDeposit, EndOnDeposit
 from rules.offtherails.tabletop import (
     Cart,
     CartStatus,
@@ -140,6 +140,10 @@ def _carry_on(tabletop: Tabletop) -> bool:
         move = tabletop.moving
         cart = tabletop.carts[move.cart]
         if move.remaining <= 0 or not cart.on_board:
+            if move.end_pickup and cart.on_board:
+                tabletop.move = replace(move, end_pickup=False)
+                if _pickup(tabletop, cart.square, _Pickup.STOPPED) is _Step.WAIT:
+                    return False
             return _next_cart(tabletop)
         ways = ways_on(tabletop, cart)
         if len(ways) > 1:
@@ -185,25 +189,34 @@ def _step(tabletop: Tabletop, exit: Direction) -> _Step:
     remaining = move.remaining - 1
     tabletop.carts[cart.name] = replace(cart, square=beyond, heading=exit)
     tabletop.move = replace(move, remaining=remaining)
-    return _pickup(tabletop, beyond, passing=remaining > 0)
+    return _pickup(tabletop, beyond, _Pickup.PASSING if remaining > 0 else _Pickup.ENDING)
 
 
 # ------------------------------------------------------------------------------ picking up
 
 
-def _pickup(tabletop: Tabletop, square: int, passing: bool) -> _Step:
+class _Pickup(StrEnum):
+    """Why a cart picks up on a deposit: passing through, ending its move there, or stopped
+    there by a collision after taking one jewel on the way in."""
+
+    PASSING = "passing"
+    ENDING = "ending"
+    STOPPED = "stopped"
+
+
+def _pickup(tabletop: Tabletop, square: int, why: _Pickup) -> _Step:
     deposit = tabletop.jewels[square]
     move = tabletop.moving
     cart = tabletop.carts[move.cart]
     room = tabletop.components.hold_capacity - sum(cart.hold)
     if not sum(deposit) or room <= 0:
         return _Step.MOVED
-    if passing:
+    if why is _Pickup.PASSING:
         amount = 1
-    elif tabletop.settings.end_on_deposit is EndOnDeposit.TWO:
-        amount = 2
-    else:
+    elif tabletop.settings.end_on_deposit is EndOnDeposit.FILL:
         amount = room
+    else:  # two gems, one of them perhaps taken already on the way in
+        amount = 2 if why is _Pickup.ENDING else 1
     amount = min(amount, room, sum(deposit))
     rocks = min(deposit[Gem.ROCK.order], amount)
     for _ in range(rocks):
@@ -258,9 +271,14 @@ def _collide(tabletop: Tabletop, mover: Cart, hit: Cart, exit: Direction) -> _St
     head_on = connected and faces(tabletop, hit, exit.opposite)
     if head_on and hit.owner != tabletop.active:  # Head to Head asks for an opponent's cart
         tabletop.record = replace(tabletop.record, head_on=True)
+    move = tabletop.moving
+    # "When an active minecart causes a collision it ends its movement immediately": on a
+    # square it entered this move (it has used some speed), it picks up as at any move's end.
+    ends_move = settings.collision_on_deposit is CollisionOnDeposit.ENDS_MOVE
     tabletop.move = replace(
-        tabletop.moving,
+        move,
         remaining=0,
+        end_pickup=ends_move and move.remaining < mover.speed,
         hit=hit.name,
         direction=exit,
         head_on=head_on,

@@ -34,26 +34,51 @@ class BumperHeadOn(StrEnum):
     BUMP = "bump"  # head-on collisions too only turn the carts round
 
 
+class CartPlacement(StrEnum):
+    """Where a new minecart may be placed (seed 000 against the BGA help)."""
+
+    SURFACE = "surface"  # seed 000: "on any unoccupied square of your Surface Layer"
+    STARTING_TRACK = "starting_track"  # BGA help: on one of the owner's starting tracks
+
+
+class CollisionOnDeposit(StrEnum):
+    """What a minecart stopped by a collision on a deposit picks up there."""
+
+    ENDS_MOVE = "ends_move"  # seed 000: the collision "ends its movement": as at any move's end
+    PASSED = "passed"  # it only passed through its last square (one gem)
+
+
+class SoloChasmCard(StrEnum):
+    """Solo: what the Chasm card does when it comes up in a deposits phase."""
+
+    NO_TOKEN_THIS_TURN = "no_token_this_turn"  # seed 000: "do not place a Chasm Token this turn"
+    PLACES_NOTHING = "places_nothing"  # only the card itself places nothing; the others do
+
+
+def _values(kind: type[StrEnum]) -> tuple[str, ...]:
+    return tuple(member.value for member in kind)
+
+
 OPTIONS: tuple[Option, ...] = (
     Option("players", 4, (1, 2, 3, 4), "1 plays the solo game"),
     Option("board", "standard", None, "board data file name (rules/offtherails/data) or path"),
     Option(
         "end_on_deposit",
         EndOnDeposit.TWO.value,
-        tuple(e.value for e in EndOnDeposit),
+        _values(EndOnDeposit),
         "ending a move on a deposit: pick up two gems (seed 000) or fill the hold (seed 001)",
     ),
     Option(
         "cart_bonus",
         CartBonus.UNDERAILED.value,
-        tuple(e.value for e in CartBonus),
+        _values(CartBonus),
         "3 points per underailed minecart (seed 001) or per minecart in supply (seed 000)",
     ),
     Option("bumper_carts", False, (False, True), "variant: collisions only turn carts"),
     Option(
         "bumper_head_on",
         BumperHeadOn.NORMAL.value,
-        tuple(e.value for e in BumperHeadOn),
+        _values(BumperHeadOn),
         "bumper carts: a head-on collision still drops and derails (normal) or only turns (bump)",
     ),
     Option("chasm_die", False, (False, True), "variant: a d8 picks the collapsing mine square"),
@@ -64,6 +89,27 @@ OPTIONS: tuple[Option, ...] = (
         "game length in deposit cards incl. the Chasm card; 0: 21 for 4 players, else 17",
     ),
     Option("solo_carts_on_board", 2, (2, 4), "solo: how many minecarts may be on the board"),
+    Option(
+        "cart_placement",
+        CartPlacement.SURFACE.value,
+        _values(CartPlacement),
+        "a new minecart goes on any free square of its Surface Layer (seed 000) or only on a "
+        "free starting track (BGA help)",
+    ),
+    Option(
+        "collision_on_deposit",
+        CollisionOnDeposit.ENDS_MOVE.value,
+        _values(CollisionOnDeposit),
+        "a cart stopped by a collision on a deposit picks up as at the end of a move (seed 000) "
+        "or only as passing through",
+    ),
+    Option(
+        "solo_chasm_card",
+        SoloChasmCard.NO_TOKEN_THIS_TURN.value,
+        _values(SoloChasmCard),
+        "solo: the Chasm card in a deposits phase means no chasm token that turn (seed 000), or "
+        "only that the card places none",
+    ),
 )
 
 
@@ -81,6 +127,9 @@ class Settings:
     chasm_die: bool
     deposit_cards: int
     solo_carts_on_board: int
+    cart_placement: CartPlacement
+    collision_on_deposit: CollisionOnDeposit
+    solo_chasm_card: SoloChasmCard
 
     @property
     def solo(self) -> bool:
@@ -110,4 +159,7 @@ class Settings:
             chasm_die=bool(options["chasm_die"]),
             deposit_cards=int(options["deposit_cards"]),
             solo_carts_on_board=int(options["solo_carts_on_board"]),
+            cart_placement=CartPlacement(options["cart_placement"]),
+            collision_on_deposit=CollisionOnDeposit(options["collision_on_deposit"]),
+            solo_chasm_card=SoloChasmCard(options["solo_chasm_card"]),
         )

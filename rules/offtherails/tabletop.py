@@ -26,7 +26,7 @@ from rules.offtherails.components import (
     mask_directions,
 )
 from rules.offtherails.missions import Mission, TurnRecord, completed
-from rules.offtherails.settings import Settings
+from rules.offtherails.settings import CartPlacement, Settings
 
 
 class Phase(StrEnum):
@@ -125,6 +125,7 @@ class Move:
     mover_was_empty: bool = False
     hit_was_empty: bool = False
     head_on: bool = False
+    end_pickup: bool = False  # stopped by a collision on a square it entered: picks up there
 
 
 @dataclass(slots=True)
@@ -167,6 +168,7 @@ class Tabletop:
     reveal_queue: tuple[Colour, ...] = ()
     solo_reveals_left: int = 0
     solo_chasm_card_out: bool = False  # revealed this deposits phase: not shuffled back yet
+    solo_waiting: tuple[tuple[int, Colour], ...] = ()  # squares revealed, tokens not yet placed
     move: Move | None = None
     record: TurnRecord = field(default_factory=TurnRecord)
     claimed_this_turn: bool = False
@@ -252,11 +254,20 @@ def occupied(tabletop: Tabletop) -> dict[int, str]:
 
 
 def track_mask(tabletop: Tabletop, square: int) -> int:
-    """The exits of the track on a square: its tile, or a printed starting track (0: none)."""
+    """The exits of the way on from a square: its tile, a printed starting track, or (where
+    new minecarts may stand on any surface square) the line into and out of the mine; 0: none.
+
+    Entering a surface square is another matter (see `movement`): only a starting track leads out.
+    """
     tile = tabletop.tiles[square]
     if tile is not None:
         return tile.mask
-    return tabletop.board.starting_track_exits.get(square, 0)
+    board = tabletop.board
+    printed = board.starting_track_exits.get(square, 0)
+    if printed or tabletop.settings.cart_placement is not CartPlacement.SURFACE:
+        return printed
+    side = board.side_of_square.get(square)
+    return 0 if side is None else side.outward.bit | side.outward.opposite.bit
 
 
 def exits_ahead(tabletop: Tabletop, cart: Cart) -> tuple[Direction, ...]:
@@ -285,12 +296,19 @@ def may_place_cart(tabletop: Tabletop) -> bool:
     return on_board < tabletop.settings.cart_limit
 
 
-def free_starting_tracks(tabletop: Tabletop, cart: Cart) -> list[int]:
-    """The squares a minecart from the supply may be placed on now."""
+def cart_squares(tabletop: Tabletop, cart: Cart) -> tuple[int, ...]:
+    """Where a minecart may ever be placed: its colour's Surface Layer, or its starting tracks."""
     board = tabletop.board
-    side = board.side_for_colour(cart.colour)
+    side = board.sides[board.side_for_colour(cart.colour)]
+    if tabletop.settings.cart_placement is CartPlacement.SURFACE:
+        return side.squares
+    return side.starting_tracks
+
+
+def free_cart_squares(tabletop: Tabletop, cart: Cart) -> list[int]:
+    """The squares a minecart from the supply may be placed on now."""
     taken = occupied(tabletop)
-    return [square for square in board.sides[side].starting_tracks if square not in taken]
+    return [square for square in cart_squares(tabletop, cart) if square not in taken]
 
 
 def claimable(tabletop: Tabletop) -> list[Mission]:
