@@ -23,7 +23,8 @@ def _track_ends(state: OffTheRails) -> list[tuple[int, Direction]]:
             continue
         square, heading = cart.square, cart.heading
         for _ in range(12):
-            ahead = [x for x in mask_directions(state.track_exits(square)) if x != heading.opposite]
+            exits = mask_directions(state.track_exits(square))
+            ahead = [exit for exit in exits if exit != heading.opposite]
             if not ahead:
                 break
             exit = ahead[0]
@@ -47,8 +48,8 @@ def bot_action(state: OffTheRails, rng: random.Random) -> Action:
     if state.phase is not Phase.ACTIONS:
         return rng.choice(legal)
     by_type: dict[str, list[Action]] = {}
-    for a in legal:
-        by_type.setdefault(a.TYPE, []).append(a)
+    for action in legal:
+        by_type.setdefault(action.TYPE, []).append(action)
     if act.PlaceCart.TYPE in by_type and rng.random() < 0.6:
         return rng.choice(by_type[act.PlaceCart.TYPE])
     ends = _track_ends(state)
@@ -56,9 +57,11 @@ def bot_action(state: OffTheRails, rng: random.Random) -> Action:
         sq, entry = rng.choice(ends)
         name = state.board.names[sq]
         fitting = [
-            a
-            for a in by_type.get(act.PlaceTile.TYPE, [])
-            if isinstance(a, act.PlaceTile) and a.square == name and exits_mask(a.exits) & entry.bit
+            action
+            for action in by_type.get(act.PlaceTile.TYPE, [])
+            if isinstance(action, act.PlaceTile)
+            and action.square == name
+            and exits_mask(action.exits) & entry.bit
         ]
         if fitting:
             return rng.choice(fitting)

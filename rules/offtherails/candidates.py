@@ -47,7 +47,9 @@ def near_squares(state: OffTheRails) -> list[int]:
 
 def candidates(state: OffTheRails) -> Iterator[Action]:
     """Every action of every type near the current state, most of them illegal."""
-    names = [state.board.names[square] for square in near_squares(state)]
+    board = state.board
+    names = [board.names[square] for square in near_squares(state)]
+    edges = [board.names[square] for square in sorted(board.side_of_square)]
     carts = [cart.name for cart in state.carts()]
     yield from (actions.ChooseSide(side) for side in SIDES)
     for name in names:
@@ -55,6 +57,7 @@ def candidates(state: OffTheRails) -> Iterator[Action]:
             yield actions.PlaceTile(name, exits_text(mask))
             yield actions.Upgrade(name, exits_text(mask))
         yield actions.PlaceChasm(name)
+    for name in sorted(set(names) | set(edges)):
         yield from (actions.PlaceCart(cart, name) for cart in carts)
     for cart in carts:
         yield from (actions.SetSpeed(cart, speed) for speed in range(0, 8))
