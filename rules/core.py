@@ -243,6 +243,10 @@ class State(ABC):
     `apply` is atomic: on any exception the state is exactly as before. `undo` restores the state
     before the last `apply` exactly. Both are built on `_snapshot`/`_restore`, which a game keeps
     cheap by holding its mutable data in a few containers of frozen values.
+
+    A game with hidden information overrides `_view_json` (what a seat sees of the state),
+    `action_view` (what it sees of an applied action) and `redeal_secrets` (for the privacy test);
+    `view` and `history_view` never carry the random seed.
     """
 
     GAME: ClassVar[str]

@@ -106,10 +106,12 @@ def split_size(hold: Gems) -> int:
 def splits(hold: Gems) -> list[Gems]:
     """Every pile 1 a hold of jewels can be split into."""
     size = split_size(hold)
-    ranges = [range(min(hold[i], size) + 1) for i in range(5)]
-    return [
-        (a, b, c, d, e) for a, b, c, d, e in itertools.product(*ranges) if a + b + c + d + e == size
-    ]
+    ranges = [range(min(count, size) + 1) for count in hold]
+    piles: list[Gems] = []
+    for rock, ruby, emerald, gold, diamond in itertools.product(*ranges):
+        if rock + ruby + emerald + gold + diamond == size:
+            piles.append((rock, ruby, emerald, gold, diamond))
+    return piles
 
 
 # ------------------------------------------------------------------------------ travelling
