@@ -243,6 +243,10 @@ class State(ABC):
     `apply` is atomic: on any exception the state is exactly as before. `undo` restores the state
     before the last `apply` exactly. Both are built on `_snapshot`/`_restore`, which a game keeps
     cheap by holding its mutable data in a few containers of frozen values.
+
+    A game with hidden information overrides `_view_json` (what a seat sees of the state),
+    `action_view` (what it sees of an applied action) and `redeal_secrets` (for the privacy test);
+    `view` and `history_view` never carry the random seed.
     """
 
     GAME: ClassVar[str]
@@ -252,6 +256,7 @@ class State(ABC):
         self.options: dict[str, Any] = dict(options)
         self.seed = seed
         self._undo: list[tuple[Action, object]] = []
+        self._actors: list[int] = []  # who took each action in `_undo` (CHANCE for chance)
 
     # ---- what a game implements
     @property
@@ -298,8 +303,35 @@ class State(ABC):
         return IllegalAction("not a legal action at this point of the game", action)
 
     def view(self, seat: int | None) -> JsonDict:
-        """What `seat` may see (None: a spectator). Games with hidden information override."""
-        return self.to_json()
+        """What `seat` may see (None: a spectator), never the random seed.
+
+        Built from an allow-list: the game's name and options, and what `_view_json` names as
+        visible to that seat. A game with hidden information overrides `_view_json`.
+        """
+        return {"game": self.GAME, "options": dict(self.options), **self._view_json(seat)}
+
+    def _view_json(self, seat: int | None) -> JsonDict:
+        """The state as `seat` may see it; by default all of `_state_json` (nothing is hidden)."""
+        return self._state_json()
+
+    def history_view(self, seat: int | None) -> list[JsonDict]:
+        """The actions applied so far as `seat` may see them (see `action_view`)."""
+        return [
+            self.action_view(action, actor, seat)
+            for (action, _), actor in zip(self._undo, self._actors, strict=True)
+        ]
+
+    def action_view(self, action: Action, actor: int, seat: int | None) -> JsonDict:
+        """An applied action as `seat` may see it; `actor` took it. By default all of it."""
+        return action.to_json()
+
+    def redeal_secrets(self, seat: int, rng: random.Random) -> Self | None:
+        """A copy in which what `seat` alone knows is drawn afresh, different but consistent
+        with everything the others know; None if `seat` holds no such secret now.
+
+        The privacy test uses it: every other seat's view must not change.
+        """
+        return None
 
     def invariants(self) -> list[str]:
         """The game's conservation laws that do not hold now (empty when all is well)."""
@@ -337,6 +369,8 @@ class State(ABC):
             raise IllegalAction("a player action, but chance is to be resolved now", act)
         if not self.is_legal(act):
             raise self.explain_illegal(act)
+        actor = self.current_player
+        assert actor is not None  # is_over was checked above
         snap = self._snapshot()
         try:
             self._apply(act)
@@ -344,12 +378,14 @@ class State(ABC):
             self._restore(snap)
             raise
         self._undo.append((act, snap))
+        self._actors.append(actor)
 
     def undo(self) -> Action:
         """Take back the last applied action; returns it. Raises IndexError if there is none."""
         if not self._undo:
             raise IndexError("nothing to undo")
         act, snap = self._undo.pop()
+        self._actors.pop()
         self._restore(snap)
         return act
 

@@ -1,4 +1,16 @@
-"""Off the Rails (Rotten Games, 2018): goblin minecarts racing for jewels before the chasm."""
+"""Off the Rails (Rotten Games, 2018): goblin minecarts racing for jewels before the chasm.
+
+The package's shape, one responsibility a module (the rules are plain functions over a Tabletop):
+  components, missions, actions   the game's pieces, cards and actions as values; board data files
+  settings                        OPTIONS and the Settings fixed for one game
+  tabletop                        the mutable Tabletop, its values (Cart, Tile, Move) and queries
+  legality                        each action's generator beside its "why not"
+  play                            carrying out an action: hands it to turns, movement or deposits
+  turns / movement / deposits     setup and turn order / carts moving, colliding / deck and chasm
+  chance, scoring, codec          chance outcomes / points and winners / state JSON and views
+  state                           OffTheRails: the thin State front with a read-only query API
+  bot, candidates, physical       a plausible player / conformance candidates / the real table
+"""
 
 from collections.abc import Mapping
 from typing import Any
@@ -6,6 +18,7 @@ from typing import Any
 from rules.core import GameInfo
 from rules.offtherails import physical
 from rules.offtherails.bot import bot_action
+from rules.offtherails.candidates import candidates
 from rules.offtherails.state import GAME, OPTIONS, OffTheRails, Phase
 from rules.physical import Layout
 
@@ -30,6 +43,7 @@ GAME_INFO = GameInfo(
     layout=_layout,
     catalogue=physical.catalogue,
     expected_table=physical.expected_table,
+    candidates=candidates,
 )
 
 __all__ = ["GAME_INFO", "OPTIONS", "OffTheRails", "Phase"]

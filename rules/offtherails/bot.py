@@ -16,39 +16,40 @@ from rules.offtherails.state import CartStatus, OffTheRails, Phase
 
 def _track_ends(state: OffTheRails) -> list[tuple[int, Direction]]:
     """For each own cart on the board, the first empty square on its way and the side entered."""
-    d, b = state.d, state.board
+    board = state.board
     ends = []
-    for cart in state._own_carts():
-        if cart.status is not CartStatus.ON_BOARD:
+    for cart in state.carts():
+        if cart.owner != state.active or cart.status is not CartStatus.ON_BOARD:
             continue
-        sq, heading = cart.square, cart.heading
+        square, heading = cart.square, cart.heading
         for _ in range(12):
-            ahead = [x for x in mask_directions(state._track_mask(sq)) if x != heading.opposite]
+            exits = mask_directions(state.track_exits(square))
+            ahead = [exit for exit in exits if exit != heading.opposite]
             if not ahead:
                 break
-            x = ahead[0]
-            n = b.neighbours[sq][x]
-            if n is None or n in b.surface or d.chasm[n] is not None:
+            exit = ahead[0]
+            beyond = board.neighbours[square][exit]
+            if beyond is None or beyond in board.surface or state.chasm(beyond) is not None:
                 break
-            tile = d.tiles[n]
+            tile = state.tile(beyond)
             if tile is None:
-                if n in b.placeable:
-                    ends.append((n, x.opposite))
+                if beyond in board.placeable:
+                    ends.append((beyond, exit.opposite))
                 break
-            if not tile.mask & x.opposite.bit:
+            if not tile.mask & exit.opposite.bit:
                 break
-            sq, heading = n, x
+            square, heading = beyond, exit
     return ends
 
 
 def bot_action(state: OffTheRails, rng: random.Random) -> Action:
     """A plausible legal action for the player to act (never a chance outcome)."""
     legal = state.legal_actions()
-    if state.d.phase is not Phase.ACTIONS:
+    if state.phase is not Phase.ACTIONS:
         return rng.choice(legal)
     by_type: dict[str, list[Action]] = {}
-    for a in legal:
-        by_type.setdefault(a.TYPE, []).append(a)
+    for action in legal:
+        by_type.setdefault(action.TYPE, []).append(action)
     if act.PlaceCart.TYPE in by_type and rng.random() < 0.6:
         return rng.choice(by_type[act.PlaceCart.TYPE])
     ends = _track_ends(state)
@@ -56,9 +57,11 @@ def bot_action(state: OffTheRails, rng: random.Random) -> Action:
         sq, entry = rng.choice(ends)
         name = state.board.names[sq]
         fitting = [
-            a
-            for a in by_type.get(act.PlaceTile.TYPE, [])
-            if isinstance(a, act.PlaceTile) and a.square == name and exits_mask(a.exits) & entry.bit
+            action
+            for action in by_type.get(act.PlaceTile.TYPE, [])
+            if isinstance(action, act.PlaceTile)
+            and action.square == name
+            and exits_mask(action.exits) & entry.bit
         ]
         if fitting:
             return rng.choice(fitting)

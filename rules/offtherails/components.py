@@ -302,7 +302,18 @@ _OFFSETS = {"NW": (1, -1), "N": (1, 0), "NE": (1, 1), "E": (0, 1),
 
 
 def board_from_json(data: dict[str, Any]) -> Board:
-    """Build a Board from its data file's JSON; errors name the field that is wrong."""
+    """Build a Board from its data file's JSON; a ValueError names the field that is wrong."""
+    if not isinstance(data, dict):
+        raise ValueError("a board file holds one JSON object")
+    try:
+        return _board_from_json(data)
+    except KeyError as e:
+        raise ValueError(f"missing field {e.args[0]!r}") from None
+    except (TypeError, AttributeError) as e:
+        raise ValueError(f"a field has the wrong kind of value ({e})") from None
+
+
+def _board_from_json(data: dict[str, Any]) -> Board:
     cols, rows = int(data["columns"]), int(data["rows"])
     if not (4 <= cols <= 26 and 4 <= rows <= 99):
         raise ValueError(f"board {cols}x{rows}: columns must be 4-26 and rows 4-99")
@@ -342,6 +353,9 @@ def board_from_json(data: dict[str, Any]) -> Board:
             squares = tuple(r * cols + c for r in range(depth, rows - depth))
         where = f"sides.{side_name}.starting_tracks"
         tracks = tuple(idx(t, where) for t in info["starting_tracks"])
+        twice = sorted({names[t] for t in tracks if tracks.count(t) > 1})
+        if twice:
+            raise ValueError(f"{where}: {', '.join(twice)} named more than once")
         for t in tracks:
             if t not in squares:
                 raise ValueError(f"{where}: {names[t]} is not on the {side_name} edge")

@@ -152,15 +152,16 @@ def expected_table(state: OffTheRails) -> TableObservation:
 
     Jewels carry no markers (players see them on their phones), nor does a speed die.
     """
-    board, d = state.board, state.d
+    board = state.board
     pieces: dict[str, list[PlacedPiece]] = {}
-    for sq, tile in enumerate(d.tiles):
+    for square, name in enumerate(board.names):
+        tile = state.tile(square)
         if tile is not None:
-            pieces.setdefault(board.names[sq], []).append(placed_tile(tile.mask, tile.kind))
-    for sq, colour in enumerate(d.chasm):
+            pieces.setdefault(name, []).append(placed_tile(tile.mask, tile.kind))
+        colour = state.chasm(square)
         if colour is not None:
-            pieces.setdefault(board.names[sq], []).append(PlacedPiece(chasm_piece(colour.value)))
-    for cart in d.carts.values():
+            pieces.setdefault(name, []).append(PlacedPiece(chasm_piece(colour.value)))
+    for cart in state.carts():
         if cart.status is CartStatus.ON_BOARD:
             die = cart.die.value if cart.die is not None else Die.WHITE.value  # solo: white
             pieces.setdefault(board.names[cart.square], []).append(

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
+from collections.abc import Iterable
 
 import pytest
 
 import rules
-from rules.core import CHANCE, IllegalAction
+from rules.core import CHANCE, IllegalAction, MalformedAction
 from rules.playout import Policy, choose
 
 CASES = [
@@ -126,3 +128,51 @@ def test_many_games_end_with_their_conservation_laws_intact(game: str) -> None:
                 problems = state.invariants()
                 assert not problems, (players, seed, problems)
             assert state.is_over, (players, seed)
+
+
+def disagreements(state: rules.State, candidates: Iterable[rules.Action]) -> list[str]:
+    """Candidates (and legal actions) on which `is_legal` and `legal_actions` disagree."""
+    legal = set(state.legal_actions())
+    found = []
+    for action in itertools.chain(candidates, legal):
+        try:
+            action = state.normalise(action)
+        except MalformedAction:
+            continue  # not an action at all: the JSON parser's business, not legality's
+        says, listed = state.is_legal(action), action in legal
+        if says != listed:
+            found.append(f"{action.describe()}: is_legal {says}, in legal_actions {listed}")
+    return found
+
+
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+def test_every_game_gives_candidate_actions(game: str) -> None:
+    assert rules.GAMES[game].candidates is not None, f"{game}: GameInfo.candidates is missing"
+
+
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+def test_is_legal_agrees_with_legal_actions_on_every_candidate(game: str) -> None:
+    info = rules.GAMES[game]
+    assert info.candidates is not None, f"{game}: GameInfo.candidates is missing"
+    checked = 0
+    for players in range(info.min_players, info.max_players + 1):
+        state = rules.new_game(game, {"players": players}, players)
+        rng = random.Random(players)
+        for _ in range(MAX_STEPS):
+            found = disagreements(state, info.candidates(state))
+            assert not found, (players, state.to_json().get("phase"), found[:5])
+            checked += 1
+            if state.is_over:
+                break
+            state.apply(choose(state, rng, Policy.BOT))
+    assert checked > 50
+
+
+def test_the_conformance_check_finds_a_disagreement(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = rules.new_game("offtherails", {"players": 2}, 1)
+    info = rules.GAMES["offtherails"]
+    assert info.candidates is not None
+    assert disagreements(state, info.candidates(state)) == []
+    monkeypatch.setattr(type(state), "is_legal", lambda self, action: True)
+    found = disagreements(state, info.candidates(state))
+    assert any(f.startswith("end_actions()") for f in found)

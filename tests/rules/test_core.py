@@ -122,10 +122,12 @@ def test_apply_is_atomic_when_the_engine_fails_midway(monkeypatch: pytest.Monkey
     before = state.to_json()
     history = state.history
 
-    def boom(self: object) -> None:
+    def boom(tabletop: object) -> None:
         raise RuntimeError("sensor fell off")
 
-    monkeypatch.setattr(type(state), "_action_used", boom)
+    from rules.offtherails import turns
+
+    monkeypatch.setattr(turns, "action_used", boom)
     with pytest.raises(RuntimeError):
         state.apply({"type": "place_tile", "square": "F6", "exits": "NS"})
     assert state.to_json() == before

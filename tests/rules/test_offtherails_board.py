@@ -5,10 +5,13 @@ from __future__ import annotations
 import copy
 import json
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import rules
+from rules.core import BadOptions
 from rules.offtherails.components import Colour, Side, board_from_json, load_board
 
 STANDARD: dict[str, Any] = json.loads(
@@ -53,8 +56,23 @@ def broken(path: str, value: Any) -> dict[str, Any]:
         ("mines.red.centre", "A1", "off the mine area"),
         ("mines.red.centre", "Z9", "no square 'Z9'"),
         ("columns", 40, "columns must be 4-26"),
+        ("sides.north.starting_tracks", ["D12", "F12", "D12"], "D12 named more than once"),
+        ("rows", None, "missing field 'rows'"),
+        ("sides.east", [], "wrong kind of value"),
     ],
 )
 def test_a_broken_board_file_is_named(path: str, value: Any, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         board_from_json(broken(path, value))
+
+
+def test_a_bad_board_option_is_a_bad_option(tmp_path: Path) -> None:
+    with pytest.raises(BadOptions, match="option 'board' is 'moon': no board named 'moon'"):
+        rules.new_game("offtherails", {"board": "moon"})
+    path = tmp_path / "twice_board.json"
+    path.write_text(json.dumps(broken("sides.west.starting_tracks", ["A4", "A4", "A6"])))
+    with pytest.raises(BadOptions, match="A4 named more than once"):
+        rules.new_game("offtherails", {"board": str(path)})
+    path.write_text("{not json")
+    with pytest.raises(BadOptions, match="option 'board'"):
+        rules.new_game("offtherails", {"board": str(path)})

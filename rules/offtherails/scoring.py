@@ -1,0 +1,93 @@
+"""Scoring: points per seat, the winners with their tie-breaks, and the solo game's outcome."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rules.offtherails.components import COLOURS, PRECIOUS, SOLO_GEM_COLOUR, Gem
+from rules.offtherails.settings import CartBonus
+from rules.offtherails.tabletop import CartStatus, Tabletop, carts_of
+
+RUBY_BONUS = 5
+CART_BONUS = 3
+MISSION_POINTS = 4
+
+
+def scores(tabletop: Tabletop) -> list[float]:
+    """Points per seat as they stand now (solo: the high score)."""
+    if tabletop.solo:
+        return [float(solo_result(tabletop).high_score)]
+    rubies = [stock[Gem.RUBY.order] for stock in tabletop.stockpiles]
+    most = max(rubies)
+    out = []
+    for seat, stock in enumerate(tabletop.stockpiles):
+        points = sum(stock[gem.order] * gem.points for gem in Gem)
+        if most > 0 and rubies[seat] == most:
+            points += RUBY_BONUS
+        points += CART_BONUS * bonus_carts(tabletop, seat)
+        points += MISSION_POINTS * len(tabletop.claimed[seat])
+        out.append(float(points))
+    return out
+
+
+def bonus_carts(tabletop: Tabletop, seat: int) -> int:
+    """The seat's minecarts worth the 3-point bonus (see the `cart_bonus` option)."""
+    in_supply = [cart for cart in carts_of(tabletop, seat) if cart.status is CartStatus.SUPPLY]
+    if tabletop.settings.cart_bonus is CartBonus.IN_SUPPLY:
+        return len(in_supply)
+    return sum(1 for cart in in_supply if not cart.derailed)
+
+
+def winners(tabletop: Tabletop) -> list[int]:
+    """Seats with the most points, then most gems, then fewest rocks; more means shared."""
+    if tabletop.solo:
+        return [0] if solo_result(tabletop).outcome is not SoloOutcome.LOSS else []
+    points = scores(tabletop)
+
+    def rank(seat: int) -> tuple[float, int, int]:
+        stock = tabletop.stockpiles[seat]
+        rocks = stock[Gem.ROCK.order]
+        return (points[seat], sum(stock) - rocks, -rocks)
+
+    seats = range(tabletop.players)
+    best = max(rank(seat) for seat in seats)
+    return [seat for seat in seats if rank(seat) == best]
+
+
+class SoloOutcome(StrEnum):
+    """The degrees of winning or losing the solo game."""
+
+    MAJOR_VICTORY = "major_victory"
+    VICTORY = "victory"
+    PARTIAL_VICTORY = "partial_victory"
+    LOSS = "loss"
+
+
+@dataclass(frozen=True)
+class SoloResult:
+    """Solo: jewels delivered to matching and other surfaces, the outcome and the high score."""
+
+    outcome: SoloOutcome
+    high_score: int
+    delivered_matching: dict[Gem, int]
+    delivered_other: dict[Gem, int]
+
+
+def solo_result(tabletop: Tabletop) -> SoloResult:
+    delivered = tabletop.delivered
+    matching = {gem: delivered[SOLO_GEM_COLOUR[gem]][gem.order] for gem in PRECIOUS}
+    total = {gem: sum(delivered[colour][gem.order] for colour in COLOURS) for gem in PRECIOUS}
+    other = {gem: total[gem] - matching[gem] for gem in PRECIOUS}
+    matching_sets = min(matching.values())
+    other_sets = min(other.values())
+    if matching_sets >= 2:
+        outcome = SoloOutcome.MAJOR_VICTORY
+    elif matching_sets >= 1:
+        outcome = SoloOutcome.VICTORY
+    elif min(total.values()) >= 1:
+        outcome = SoloOutcome.PARTIAL_VICTORY
+    else:
+        outcome = SoloOutcome.LOSS
+    high_score = sum(total.values()) + 10 * other_sets + 100 * matching_sets
+    return SoloResult(outcome, high_score, matching, other)
