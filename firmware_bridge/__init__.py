@@ -1,4 +1,4 @@
-"""Serial link to the sensor board: frame codec, messages, reliable link, virtual board."""
+"""Serial link to the sensor board: frame codec, messages, the reliable link and its thread."""
 
 from firmware_bridge.link import BoardLink, BoardRefused, LinkHealth, LinkStopped
 from firmware_bridge.messages import OFF, Color, Occupancy, ProtocolVersionError, Square

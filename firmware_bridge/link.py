@@ -39,12 +39,17 @@ from firmware_bridge.session import (
 log = logging.getLogger(__name__)
 
 DEFAULT_BAUDRATE = 115200
-# How long one read waits for a byte: bounds how late a retransmission or a request can be.
+# How long one read waits for a byte: bounds how late a retransmission or an ask can be. A new
+# request does not wait for it: it cuts the read short (SerialPort.cancel_read).
 READ_TIMEOUT_S = 0.005
 
 
 class SerialPort(Protocol):
-    """The part of pyserial's Serial the link uses."""
+    """The part of pyserial's Serial the link uses.
+
+    If the port also has pyserial's cancel_read() (a POSIX port does), a request wakes the link
+    at once instead of after the read timeout.
+    """
 
     @property
     def in_waiting(self) -> int: ...
@@ -93,7 +98,7 @@ class _Waiting:
     """A request applied to the intent, waiting for the board to be in sync."""
 
     future: Future[None]
-    squares: frozenset[Square]  # the LEDs it asked for
+    colors: dict[Square, Color]  # the LEDs it asked for
     scan: bool  # it asked for scan settings
 
 
@@ -144,6 +149,7 @@ class LinkHealth:
     resyncs: int
     bytes_discarded: int
     frames_lost: int
+    frames_malformed: int
     retransmits: int
     commands_failed: int
     reconnects: int
@@ -169,6 +175,7 @@ class _Totals:
     resyncs: int = 0
     bytes_discarded: int = 0
     frames_lost: int = 0
+    frames_malformed: int = 0
     retransmits: int = 0
     commands_failed: int = 0
     board_resets: int = 0
@@ -182,6 +189,7 @@ class _Totals:
             resyncs=self.resyncs + stats.resyncs,
             bytes_discarded=self.bytes_discarded + stats.bytes_discarded,
             frames_lost=self.frames_lost + counters.frames_lost,
+            frames_malformed=self.frames_malformed + counters.malformed,
             retransmits=self.retransmits + retransmits,
             commands_failed=self.commands_failed + counters.commands_failed,
             board_resets=self.board_resets + counters.board_resets,
@@ -230,6 +238,11 @@ class BoardLink:
         self._connected = threading.Event()
         self._thread: threading.Thread | None = None
         self._session: Session | None = None
+        # The open port, for waking the link's read; taken only to set it and to wake it, so
+        # the port is never woken after it was closed (its pipe's descriptor may be reused).
+        self._port: SerialPort | None = None
+        self._port_lock = threading.Lock()
+        self._wake_sent = threading.Event()  # a wake-up is under way: one is enough
         self._totals = _Totals()
         self._state = LinkState.DISCONNECTED
         self._identity: Identity | None = None
@@ -335,7 +348,7 @@ class BoardLink:
             for square in sorted(wanted):
                 if not (square.row < identity.rows and square.col < identity.cols):
                     raise _outside(square, identity)
-        return self._request(lambda: self._intent.leds.update(wanted), squares=frozenset(wanted))
+        return self._request(lambda: self._intent.leds.update(wanted), colors=wanted)
 
     def set_scan(self, settings: ScanSettings) -> Future[None]:
         """Ask for these scan settings; the future completes once the board has acknowledged.
@@ -367,6 +380,7 @@ class BoardLink:
             resyncs=totals.resyncs,
             bytes_discarded=totals.bytes_discarded,
             frames_lost=totals.frames_lost,
+            frames_malformed=totals.frames_malformed,
             retransmits=totals.retransmits,
             commands_failed=totals.commands_failed,
             reconnects=max(0, self._connections - 1),
@@ -431,6 +445,8 @@ class BoardLink:
             raise
         with self._lock:
             self._session = session
+        with self._port_lock:
+            self._port = port
         try:
             if self._state is not LinkState.INCOMPATIBLE:  # stays so until a handshake succeeds
                 self._set_state(LinkState.CONNECTING, f"port {self.url} open, sending HELLO")
@@ -447,6 +463,8 @@ class BoardLink:
         except Exception as error:
             self._internal_error(error)
         finally:
+            with self._port_lock:
+                self._port = None
             self._close(port)
             with self._lock:
                 self._totals = self._totals.plus(
@@ -469,6 +487,7 @@ class BoardLink:
 
     def _converse(self, port: SerialPort, session: Session) -> None:
         while not self._stopping.is_set():
+            self._wake_sent.clear()  # requests put from here on wake the read below
             self._apply_requests()
             session.poll(self._clock())
             out = session.take_output()
@@ -482,8 +501,8 @@ class BoardLink:
                     self._last_seen = self._wall_clock()
             self._deliver(session)
             self._fail_refused(session)
-            if session.in_sync:
-                self._resolve_waiting()
+            if self._waiting and session.state is LinkState.CONNECTED:
+                self._resolve_waiting(session)
 
     def _deliver(self, session: Session) -> None:
         for event in session.take_events():
@@ -552,7 +571,7 @@ class BoardLink:
         if identity is not None:
             outside = [
                 square
-                for square in sorted(waiting.squares)
+                for square in sorted(waiting.colors)
                 if not (square.row < identity.rows and square.col < identity.cols)
             ]
             if outside:
@@ -560,7 +579,12 @@ class BoardLink:
                     self._intent.leds.pop(square, None)
                 return _outside(outside[0], identity)
         for refusal in refusals:
-            refused = waiting.squares & refusal.squares
+            # Only the colours this request asked for: a refused frame may carry other ones.
+            refused = {
+                square
+                for square, color in waiting.colors.items()
+                if refusal.colors.get(square) == color
+            }
             if refused:
                 first = min(refused)
                 what = f"the LED colour of square ({first.row}, {first.col})"
@@ -577,7 +601,7 @@ class BoardLink:
         self,
         change: Callable[[], None],
         *,
-        squares: frozenset[Square] = frozenset(),
+        colors: Mapping[Square, Color] | None = None,
         scan: bool = False,
     ) -> Future[None]:
         future: Future[None] = Future()
@@ -587,8 +611,20 @@ class BoardLink:
             if self._stopping.is_set():
                 future.set_exception(LinkStopped(f"link to {self.url} stopped"))
                 return future
-            self._requests.put((change, _Waiting(future, squares, scan)))
+            self._requests.put((change, _Waiting(future, dict(colors or {}), scan)))
+        self._wake()
         return future
+
+    def _wake(self) -> None:
+        """Cut the link's read short, so that a request goes out now, not after the timeout."""
+        if self._wake_sent.is_set():
+            return
+        self._wake_sent.set()
+        with self._port_lock:
+            cancel = getattr(self._port, "cancel_read", None)
+            if cancel is not None:
+                with contextlib.suppress(Exception):  # a port that cannot: the timeout will do
+                    cancel()
 
     def _apply_requests(self) -> None:
         while True:
@@ -600,10 +636,19 @@ class BoardLink:
                 change()
                 self._waiting.append(waiting)
 
-    def _resolve_waiting(self) -> None:
+    def _resolve_waiting(self, session: Session) -> None:
+        """Complete each request whose squares (and scan settings) the board has acknowledged."""
+        leds, scan = session.unacknowledged()
         with self._lock:
-            waiting, self._waiting = self._waiting, []
-        for entry in waiting:
+            done: list[_Waiting] = []
+            keep: list[_Waiting] = []
+            for waiting in self._waiting:
+                pending = (waiting.scan and scan) or not leds.isdisjoint(waiting.colors)
+                (keep if pending else done).append(waiting)
+            if not done:
+                return
+            self._waiting = keep
+        for entry in done:
             with contextlib.suppress(InvalidStateError):  # cancelled meanwhile
                 if not entry.future.done():
                     entry.future.set_result(None)

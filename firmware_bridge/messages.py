@@ -227,7 +227,12 @@ SNAPSHOT_HEADER_SIZE = 7
 
 
 def decode_report(frame: Frame) -> Report:
-    """The board's message in a good frame; MessageError when the payload does not fit."""
+    """The board's message in a good frame; MessageError when the payload does not fit its type.
+
+    What fits is exact (PROTOCOL.md section 5): the size each type has in this version, no
+    unknown reason or status, no bit set past the last square. Anything else is malformed, to be
+    ignored and counted: a CRC-checked frame that breaks these is a bug, not noise.
+    """
     payload = frame.payload
     if frame.type == MessageType.IDENTITY:
         # The first byte is the protocol version in every version, so a mismatch is always readable.
@@ -235,6 +240,10 @@ def decode_report(frame: Frame) -> Report:
             raise ProtocolVersionError(payload[0])
         if len(payload) != IDENTITY_SIZE:
             raise MessageError(f"IDENTITY payload of {len(payload)} bytes, expected 16")
+        if not (1 <= payload[4] <= MAX_SIDE and 1 <= payload[5] <= MAX_SIDE):
+            raise MessageError(
+                f"IDENTITY of a {payload[4]}x{payload[5]} matrix, outside 1..16 x 1..16"
+            )
         return Identity(
             protocol_version=payload[0],
             firmware_version=(payload[1], payload[2], payload[3]),
@@ -267,6 +276,12 @@ def _decode_snapshot(payload: bytes) -> Snapshot:
         raise MessageError(
             f"SNAPSHOT bitmap of {len(bitmap)} bytes for {rows}x{cols}, "
             f"expected {(rows * cols + 7) // 8}"
+        )
+    spare = -(rows * cols) % 8
+    if spare and bitmap[-1] & ((1 << spare) - 1):
+        raise MessageError(
+            f"SNAPSHOT of {rows}x{cols} with bits set past its last square: "
+            f"last byte 0x{bitmap[-1]:02x}"
         )
     try:
         reason = SnapshotReason(payload[4])

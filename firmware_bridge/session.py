@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from firmware_bridge.framing import FrameDecoder
+from firmware_bridge.framing import SYNC, FrameDecoder
 from firmware_bridge.messages import (
     MAX_LEDS_PER_FRAME,
+    OFF,
     Ack,
     AckStatus,
     Color,
@@ -70,12 +71,12 @@ BoardEvent = OccupancyChanged | LinkStateChanged
 class Refusal:
     """The board acknowledged a command with an error status and changed nothing.
 
-    squares: the LEDs of a refused SET_LEDS (the host stops asking for them); empty for
+    colors: the LEDs of a refused SET_LEDS (the host stops asking for them); empty for
     refused scan settings (the host goes back to the ones the board has).
     """
 
     command: SetLeds | ScanSettings
-    squares: frozenset[Square]
+    colors: dict[Square, Color]
     status: AckStatus
 
 
@@ -83,8 +84,9 @@ class LinkLost(Exception):
     """The session cannot go on: the port must be closed and opened again."""
 
 
-# The board's heartbeat until it acknowledges other scan settings (PROTOCOL.md section 6).
-DEFAULT_HEARTBEAT_S = ScanSettings().heartbeat_ms / 1000
+# The board's settings at boot (PROTOCOL.md section 6), and the host's when it wants no others.
+DEFAULT_SCAN = ScanSettings()
+DEFAULT_HEARTBEAT_S = DEFAULT_SCAN.heartbeat_ms / 1000
 
 
 @dataclass(frozen=True)
@@ -107,10 +109,17 @@ class Timing:
 
 @dataclass
 class HostIntent:
-    """What the host wants the board to show and use; outlives sessions (owned by one thread)."""
+    """What the host wants the board to show and use; outlives sessions (owned by one thread).
+
+    A square without a colour here is wanted off; scan None means the board's defaults.
+    """
 
     leds: dict[Square, Color] = field(default_factory=dict)
     scan: ScanSettings | None = None
+
+    @property
+    def wanted_scan(self) -> ScanSettings:
+        return self.scan if self.scan is not None else DEFAULT_SCAN
 
 
 @dataclass
@@ -156,10 +165,17 @@ class Session:
         self._expected_seq: int | None = None
         self._snapshot_wanted = True
         self._last_ask_at = float("-inf")
+        self._last_ask: type[Hello | RequestSnapshot] | None = None
         self._partial_since: float | None = None
         self._leds_per_frame = MAX_LEDS_PER_FRAME
+        # What the board is known to show and use. A board met on a newly opened port may have
+        # run for hours under another host: nothing is known, so everything is sent once.
         self._board_leds: dict[Square, Color] = {}
         self._board_scan: ScanSettings | None = None
+        # Refused by this boot of the board: not sent again unless asked for anew.
+        self._refused_scan: ScanSettings | None = None
+        self._refused_off: set[Square] = set()
+        self._squares: tuple[Square, ...] = ()
         self.heartbeat_s = DEFAULT_HEARTBEAT_S  # as far as the host knows
         self._leds_in_flight: dict[Square, Color] | None = None
         self._out = bytearray()
@@ -175,9 +191,11 @@ class Session:
         if self.decoder.stats.resyncs != rejected_before:
             # Whatever was damaged may have been a snapshot: ask for a fresh one.
             self._snapshot_wanted = True
+        # The stalled-frame timer runs from the read that brought the first byte after a sync
+        # byte, and stops at the next sync byte.
         if self.decoder.pending == 0:
             self._partial_since = None
-        elif self._partial_since is None or frames:
+        elif self._partial_since is None or SYNC in data:
             self._partial_since = now
         for frame in frames:
             self.last_frame_at = now
@@ -185,16 +203,17 @@ class Session:
             if self._expected_seq is not None:
                 gap = (frame.seq - self._expected_seq) & 0xFF
             self._expected_seq = (frame.seq + 1) & 0xFF
+            resets = self.counters.board_resets
             try:
                 report = decode_report(frame)
             except ProtocolVersionError as error:
                 self._set_state(LinkState.INCOMPATIBLE, str(error))
                 raise
             except MessageError:
+                report = None
                 self.counters.malformed += 1
-                continue
-            resets = self.counters.board_resets
-            self._handle(report, now)
+            if report is not None:
+                self._handle(report, now)
             if gap and self.counters.board_resets == resets:
                 # Frames went missing (a reset restarts the count, so that is no loss).
                 self.counters.frames_lost += gap
@@ -215,8 +234,13 @@ class Session:
         ):
             self._snapshot_wanted = True
         ask = self._next_ask()
-        if ask is not None and now - self._last_ask_at >= self.timing.ask_interval_s:
+        # An ask is repeated every ask_interval_s; another kind of ask (the first
+        # REQUEST_SNAPSHOT after the handshake's HELLOs) goes out at once.
+        if ask is not None and (
+            type(ask) is not self._last_ask or now - self._last_ask_at >= self.timing.ask_interval_s
+        ):
             self._last_ask_at = now
+            self._last_ask = type(ask)
             self._out += encode_command(self.sender.allocate_seq(), ask)
             self.counters.frames_sent += 1
         if self.sender.idle and self.identity is not None:
@@ -269,9 +293,14 @@ class Session:
         return (
             self.state is LinkState.CONNECTED
             and self.sender.idle
-            and self._board_leds == self._wanted_leds()
-            and (self.intent.scan is None or self._board_scan == self.intent.scan)
+            and not self._pending_leds()
+            and self._next_scan() is None
         )
+
+    def unacknowledged(self) -> tuple[frozenset[Square], bool]:
+        """The squares whose wanted colour the board has not acknowledged, and whether it has
+        not acknowledged the wanted scan settings: a request for anything else is done."""
+        return frozenset(self._pending_leds()), self._next_scan() is not None
 
     # --- reports -----------------------------------------------------------------------------
 
@@ -289,7 +318,7 @@ class Session:
         if self.identity is not None:
             self._on_board_reset(identity)
             return
-        self.identity = identity
+        self._meet(identity)
         self._set_state(
             LinkState.CONNECTED,
             f"board {identity.board_id_hex} firmware "
@@ -298,14 +327,23 @@ class Session:
         )
 
     def _on_board_reset(self, identity: Identity) -> None:
-        # A new boot forgot the LEDs and scan settings: resend them, and take a fresh snapshot.
-        self.identity = identity
+        # A new boot has every LED off and the default settings: send what differs, and take a
+        # fresh snapshot.
+        self._meet(identity)
         self.counters.board_resets += 1
-        self._board_leds = {}
-        self._board_scan = None
+        self._board_leds = dict.fromkeys(self._squares, OFF)
+        self._board_scan = DEFAULT_SCAN
+        self._refused_scan = None
+        self._refused_off = set()
         self.heartbeat_s = DEFAULT_HEARTBEAT_S
         self._snapshot_wanted = True
         self._events.append(LinkStateChanged(LinkState.CONNECTED, "board reset; resyncing"))
+
+    def _meet(self, identity: Identity) -> None:
+        self.identity = identity
+        self._squares = tuple(
+            Square(row, col) for row in range(identity.rows) for col in range(identity.cols)
+        )
 
     def _on_snapshot(self, snapshot: Snapshot, now: float) -> None:
         if self.identity is None:
@@ -342,10 +380,9 @@ class Session:
             status = completion.status
             assert status is not None  # a refusal is an ACK with an error status
             if isinstance(command, SetLeds):
-                squares = frozenset(square for square, _ in command.colors)
-                self._refusals.append(Refusal(command, squares, status))
+                self._refusals.append(Refusal(command, dict(command.colors), status))
             elif isinstance(command, ScanSettings):
-                self._refusals.append(Refusal(command, frozenset(), status))
+                self._refusals.append(Refusal(command, {}, status))
         if isinstance(command, SetLeds) and self._leds_in_flight is not None:
             # Long frames rarely cross a noisy line whole: shrink them while they need resends.
             if completion.attempts > 1:
@@ -355,16 +392,24 @@ class Session:
             if completion.outcome is Outcome.ACKED:
                 self._board_leds.update(self._leds_in_flight)
             else:
-                # The board cannot show these: stop asking rather than ask forever.
-                for square in self._leds_in_flight:
-                    self.intent.leds.pop(square, None)
+                # The board cannot show these: stop asking rather than ask forever. A colour
+                # asked for since then is a new request and goes out.
+                for square, color in self._leds_in_flight.items():
+                    if square not in self.intent.leds:
+                        self._refused_off.add(square)
+                    elif self.intent.leds[square] == color:
+                        del self.intent.leds[square]
+                        self._refused_off.add(square)
             self._leds_in_flight = None
         elif isinstance(command, ScanSettings):
             if completion.outcome is Outcome.ACKED:
                 self._board_scan = command
                 self.heartbeat_s = command.heartbeat_ms / 1000
             else:
-                self.intent.scan = self._board_scan  # the board refused: stop asking
+                # The board refused: go back to what it has, and stop asking for these.
+                self._refused_scan = command
+                if self.intent.scan == command:
+                    self.intent.scan = self._board_scan
 
     # --- commands ----------------------------------------------------------------------------
 
@@ -377,27 +422,45 @@ class Session:
         return None
 
     def _next_command(self) -> SetLeds | ScanSettings | None:
-        # Commands change the board's state, so they are acknowledged and retransmitted.
+        # Commands change the board's state, so they are acknowledged and retransmitted. Scan
+        # settings first: they decide the heartbeat the host's timers follow.
         assert self.identity is not None
-        if self.intent.scan is not None and self.intent.scan != self._board_scan:
-            return self.intent.scan
-        pending = {
-            square: color
-            for square, color in sorted(self._wanted_leds().items())
-            if self._board_leds.get(square) != color
-        }
+        scan = self._next_scan()
+        if scan is not None:
+            return scan
+        pending = self._pending_leds()
         if pending:
             chunk = dict(list(pending.items())[: self._leds_per_frame])
             self._leds_in_flight = chunk
             return SetLeds(self.identity.cols, tuple(chunk.items()))
         return None
 
-    def _wanted_leds(self) -> dict[Square, Color]:
-        """The intended colours of the squares this board has."""
-        if self.identity is None:
-            return {}
-        rows, cols = self.identity.rows, self.identity.cols
-        return {sq: c for sq, c in self.intent.leds.items() if sq.row < rows and sq.col < cols}
+    def _next_scan(self) -> ScanSettings | None:
+        """The scan settings to send, if the board may not have the ones wanted."""
+        wanted = self.intent.wanted_scan
+        if wanted == self._board_scan or wanted == self._refused_scan:
+            return None
+        return wanted
+
+    def _pending_leds(self) -> dict[Square, Color]:
+        """Each square of the board whose wanted colour it has not acknowledged.
+
+        The colours asked for come first, in square order, then the squares wanted off only
+        because nothing was asked for them (after a handshake, their state is unknown).
+        """
+        leds = self.intent.leds
+        board = self._board_leds
+        pending: dict[Square, Color] = {}
+        unknown: dict[Square, Color] = {}
+        for square in self._squares:
+            color = leds.get(square)
+            if color is not None:
+                if board.get(square) != color:
+                    pending[square] = color
+            elif board.get(square) != OFF and square not in self._refused_off:
+                unknown[square] = OFF
+        pending.update(unknown)
+        return pending
 
     def _set_state(self, state: LinkState, detail: str) -> None:
         self.state = state

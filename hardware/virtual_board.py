@@ -30,7 +30,8 @@ class Faults:
 
     corruption_rate: chance that each byte, either way, is replaced by another value.
     drop_rate: chance that each frame, either way, vanishes.
-    delay_ms: extra time before each board-to-host frame starts on the wire.
+    delay_ms: extra time each board-to-host frame takes to reach the host after leaving the
+        wire (latency: the wire still carries one frame after another at the baud rate).
     """
 
     corruption_rate: float = 0.0
@@ -63,7 +64,9 @@ class VirtualBoard:
     The path (a symlink to the current /dev/pts/N) is the pyserial URL for the host. Unplugging
     closes the pty and removes the symlink, so the host sees an I/O error and then no device;
     plugging back in makes a new pty behind the same path. Bytes to the host are paced at the
-    configured baud rate: a frame reaches the host when its last byte would have.
+    configured baud rate: a frame reaches the host when its last byte would have. Like a UART,
+    the wire takes the board's next frame only once the last one is out; until then frames wait
+    in the board's own bounded queue (PROTOCOL.md section 6).
     """
 
     def __init__(
@@ -104,8 +107,11 @@ class VirtualBoard:
         self.device: str | None = None
         self._board: SensorBoard | None = None
         self._started_at = clock()
+        # Frames off the wire on their way to the host (delay_ms), with the time they arrive.
         self._outgoing: deque[tuple[float, bytes]] = deque()
         self._line_free_at = 0.0
+        # Since when the board has had a frame waiting for the wire; None while it has none.
+        self._waiting_since: float | None = None
         self._partial_in = bytearray()
         self._unplugged_until: float | None = None
         self._frames_sent = 0
@@ -239,9 +245,12 @@ class VirtualBoard:
             assert board is not None
             now_ms = self._ms(now)
             board.poll(now_ms)
-            self._queue_output(board.take_output(), now)
+            self._note_waiting(board, now)
+            self._transmit(board, now)
             self._flush_due(now)
             wait_until = board.next_due_ms() / 1000 + self._started_at
+            if self._waiting_since is not None:
+                wait_until = min(wait_until, self._line_free_at)
             if self._outgoing:
                 wait_until = min(wait_until, self._outgoing[0][0])
             timeout = max(0.0, wait_until - self._clock())
@@ -273,17 +282,29 @@ class VirtualBoard:
         if self._partial_in and not faults.drop_rate:
             board.receive(self._corrupt(bytes(self._partial_in)), self._ms(self._clock()))
             self._partial_in.clear()
+        self._note_waiting(board, self._clock())
 
-    def _queue_output(self, frames: list[bytes], now: float) -> None:
+    def _note_waiting(self, board: SensorBoard, now: float) -> None:
+        if self._waiting_since is None and board.frames_waiting:
+            self._waiting_since = now
+
+    def _transmit(self, board: SensorBoard, now: float) -> None:
+        """Put the board's next frames on the wire, one after another, while the wire is free."""
         faults = self.faults
-        for frame in frames:
+        while self._waiting_since is not None and self._line_free_at <= now:
+            frame = board.next_frame()
+            if frame is None:
+                self._waiting_since = None
+                break
+            # Back to back with the frame before, unless the wire sat idle before this one.
+            start = max(self._line_free_at, self._waiting_since)
+            done = start + len(frame) * self._byte_time
+            self._line_free_at = done
+            self._waiting_since = done if board.frames_waiting else None
             if faults.drop_rate and self._rng.random() < faults.drop_rate:
                 self._frames_dropped += 1
                 continue
-            start = max(now + faults.delay_ms / 1000, self._line_free_at)
-            done = start + len(frame) * self._byte_time
-            self._line_free_at = done
-            self._outgoing.append((done, self._corrupt(frame)))
+            self._outgoing.append((done + faults.delay_ms / 1000, self._corrupt(frame)))
 
     def _flush_due(self, now: float) -> None:
         while self._outgoing and self._outgoing[0][0] <= now:
@@ -339,6 +360,7 @@ class VirtualBoard:
         self.device = None
         self._board = None
         self._outgoing.clear()
+        self._waiting_since = None
         self._partial_in.clear()
 
     def _boot(self) -> None:
@@ -351,11 +373,13 @@ class VirtualBoard:
         self.hardware.leds[:] = bytes(len(self.hardware.leds))
         self._board = SensorBoard(self.hardware, self.rows, self.cols, self.board_id, boot_id)
         self._outgoing.clear()
+        self._waiting_since = None
         self._partial_in.clear()
         self._boots += 1
         now = self._clock()
         self._board.boot(self._ms(now))
-        self._queue_output(self._board.take_output(), now)
+        self._note_waiting(self._board, now)
+        self._transmit(self._board, now)
 
     # --- plumbing ------------------------------------------------------------------------------
 

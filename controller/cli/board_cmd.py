@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import math
+import sys
 
 from controller.cli._types import Subparsers
+
+MAX_SIDE = 16  # the protocol's largest matrix side (hardware/PROTOCOL.md section 5)
 
 SIM_HELP = """commands on standard input, one per line:
   place ROW COL     put a magnet on a square
@@ -52,14 +56,54 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     link.set_defaults(handler=_bench_link)
 
 
+def _side(flag: str, value: int) -> str | None:
+    if 1 <= value <= MAX_SIDE:
+        return None
+    return f"{flag} must be within 1..{MAX_SIDE}, got {value}"
+
+
+def _rate(flag: str, value: float) -> str | None:
+    if 0.0 <= value <= 1.0:  # False for nan
+        return None
+    return f"{flag} must be within 0..1, got {value}"
+
+
+def _non_negative(flag: str, value: float | None, what: str = "number") -> str | None:
+    if value is None or (math.isfinite(value) and value >= 0):
+        return None
+    return f"{flag} must be a finite {what} >= 0, got {value}"
+
+
+def _refuse(command: str, problems: list[str | None]) -> bool:
+    """Print the first problem as `railtable COMMAND: ...`; True when there was one."""
+    for problem in problems:
+        if problem is not None:
+            print(f"railtable {command}: {problem}", file=sys.stderr)
+            return True
+    return False
+
+
 def _sim_board(args: argparse.Namespace) -> int:
     import signal
-    import sys
     import threading
 
     from hardware.sim_console import ConsoleError, Quit, execute
     from hardware.virtual_board import Faults, VirtualBoard
 
+    # Named by their flags, here at the edge: Faults and VirtualBoard name their own fields.
+    if _refuse(
+        "sim-board",
+        [
+            _side("--rows", args.rows),
+            _side("--cols", args.cols),
+            None if args.baud > 0 else f"--baud must be positive, got {args.baud}",
+            _rate("--corrupt", args.corrupt),
+            _rate("--drop", args.drop),
+            _non_negative("--delay-ms", args.delay_ms),
+            _non_negative("--duration", args.duration, "number of seconds"),
+        ],
+    ):
+        return 2
     try:
         faults = Faults(corruption_rate=args.corrupt, drop_rate=args.drop, delay_ms=args.delay_ms)
         board = VirtualBoard(
@@ -110,6 +154,20 @@ def _sim_board(args: argparse.Namespace) -> int:
 
 
 def _bench_link(args: argparse.Namespace) -> int:
-    from firmware_bridge import bench
+    from controller import link_bench
 
-    return bench.run(args)
+    throughput = args.throughput_seconds
+    if _refuse(
+        "bench link",
+        [
+            _side("--rows", args.rows),
+            _side("--cols", args.cols),
+            None if args.samples >= 1 else f"--samples must be at least 1, got {args.samples}",
+            None if args.baud > 0 else f"--baud must be positive, got {args.baud}",
+            None
+            if math.isfinite(throughput) and throughput > 0
+            else f"--throughput-seconds must be a finite number > 0, got {throughput}",
+        ],
+    ):
+        return 2
+    return link_bench.run(args)

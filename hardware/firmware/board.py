@@ -16,6 +16,11 @@ SCAN_INTERVAL_RANGE = (1, 1000)
 DEBOUNCE_RANGE = (0, 1000)
 HEARTBEAT_RANGE = (50, 60000)
 
+# Frames waiting to be sent, beyond the one on the wire (PROTOCOL.md section 6). A snapshot or
+# an IDENTITY takes the place of a waiting one of its kind; past this many, the oldest waiting
+# ACK is dropped. So a burst of requests never delays a real change by more than a few frames.
+MAX_WAITING = 8
+
 
 class SensorBoard:
     """One power-on of the board: call boot(), then receive() bytes and poll() the clock."""
@@ -37,9 +42,13 @@ class SensorBoard:
         self.snapshot_id = 0
         self._raw = bytearray(rows * cols)
         self._reader = protocol.FrameReader()
+        # Numbers the frames as they leave (next_frame), so a superseded frame uses none.
         self._seq = 0
-        self._outbox: list[bytes] = []
+        # (type, payload) of each frame waiting to be sent, oldest first.
+        self._waiting: list[tuple[int, bytes]] = []
+        self.acks_dropped = 0
         self._next_scan_ms = 0
+        self._last_scan_ms = 0
         self._last_snapshot_ms = 0
 
     # --- the main loop's three calls -------------------------------------------------------
@@ -53,6 +62,7 @@ class SensorBoard:
         self.debouncer.stable[:] = self._raw
         self._send(MessageType.IDENTITY, self._identity())
         self._send_snapshot(SnapshotReason.BOOT, now_ms)
+        self._last_scan_ms = now_ms
         self._next_scan_ms = now_ms
 
     def receive(self, data: bytes, now_ms: int) -> None:
@@ -64,6 +74,7 @@ class SensorBoard:
         """Scan when due, report a change after debounce, and send the heartbeat."""
         self.hardware.feed_watchdog()
         if now_ms >= self._next_scan_ms:
+            self._last_scan_ms = now_ms
             self._next_scan_ms = now_ms + self.scan_interval_ms
             scan_matrix(self.hardware, self.rows, self.cols, self._raw)
             if self.debouncer.update(self._raw, now_ms):
@@ -72,11 +83,31 @@ class SensorBoard:
         if now_ms - self._last_snapshot_ms >= self.heartbeat_ms:
             self._send_snapshot(SnapshotReason.HEARTBEAT, now_ms)
 
+    def next_frame(self) -> bytes | None:
+        """The next frame to put on the wire, numbered now; None when nothing waits.
+
+        Call it when the line can take a frame: what waits here can still be superseded.
+        """
+        if not self._waiting:
+            return None
+        msg_type, payload = self._waiting.pop(0)
+        frame = protocol.encode_frame(self._seq, msg_type, payload)
+        self._seq = (self._seq + 1) & 0xFF
+        return frame
+
     def take_output(self) -> list[bytes]:
-        """Frames to send, one encoded frame per item, oldest first."""
-        out = self._outbox
-        self._outbox = []
+        """Every waiting frame, numbered and encoded, oldest first (for a line that never fills)."""
+        out: list[bytes] = []
+        frame = self.next_frame()
+        while frame is not None:
+            out.append(frame)
+            frame = self.next_frame()
         return out
+
+    @property
+    def frames_waiting(self) -> int:
+        """Frames queued for the wire; never more than MAX_WAITING."""
+        return len(self._waiting)
 
     def next_due_ms(self) -> int:
         """When poll() next has work to do."""
@@ -90,17 +121,24 @@ class SensorBoard:
     # --- commands --------------------------------------------------------------------------
 
     def _obey(self, seq: int, msg_type: int, payload: bytes, now_ms: int) -> None:
+        # A payload that does not fit its type exactly is refused, and nothing else is sent
+        # (PROTOCOL.md section 6), except that a HELLO of another version always gets IDENTITY,
+        # whatever follows its first byte: a later version's HELLO may be longer.
         status = AckStatus.OK
         reply = None
         if msg_type == MessageType.HELLO:
-            if len(payload) < 1:
+            if len(payload) >= 1 and payload[0] != protocol.PROTOCOL_VERSION:
+                status = AckStatus.VERSION_MISMATCH
+                reply = MessageType.IDENTITY
+            elif len(payload) != 1:
                 status = AckStatus.BAD_PAYLOAD
             else:
-                if payload[0] != protocol.PROTOCOL_VERSION:
-                    status = AckStatus.VERSION_MISMATCH
                 reply = MessageType.IDENTITY
         elif msg_type == MessageType.REQUEST_SNAPSHOT:
-            reply = MessageType.SNAPSHOT
+            if payload:
+                status = AckStatus.BAD_PAYLOAD
+            else:
+                reply = MessageType.SNAPSHOT
         elif msg_type == MessageType.SET_LEDS:
             if not self._set_leds(payload):
                 status = AckStatus.BAD_PAYLOAD
@@ -117,6 +155,7 @@ class SensorBoard:
         self._send(MessageType.ACK, protocol.encode_ack(seq, status))
 
     def _set_leds(self, payload: bytes) -> bool:
+        # count 0 is a valid no-op; a square listed twice takes its last entry.
         if len(payload) < 1 or len(payload) != 1 + 4 * payload[0]:
             return False
         squares = self.rows * self.cols
@@ -143,7 +182,11 @@ class SensorBoard:
             and HEARTBEAT_RANGE[0] <= heartbeat <= HEARTBEAT_RANGE[1]
         ):
             return False
+        # In force at once: the next scan is due scan_interval_ms after the last one (now, if
+        # that has passed), a pending reading is judged by the new debounce, and the heartbeat
+        # is due heartbeat_ms after the last snapshot.
         self.scan_interval_ms = scan
+        self._next_scan_ms = self._last_scan_ms + scan
         self.debouncer.debounce_ms = debounce
         self.heartbeat_ms = heartbeat
         return True
@@ -163,5 +206,20 @@ class SensorBoard:
         self._send(MessageType.SNAPSHOT, payload)
 
     def _send(self, msg_type: int, payload: bytes) -> None:
-        self._outbox.append(protocol.encode_frame(self._seq, msg_type, payload))
-        self._seq = (self._seq + 1) & 0xFF
+        waiting = self._waiting
+        if msg_type != MessageType.ACK:
+            # Each snapshot is the whole truth and IDENTITY never changes within a boot: a new
+            # one takes the waiting one's place, still ahead of the ACKs queued after it.
+            for index in range(len(waiting)):
+                if waiting[index][0] == msg_type:
+                    waiting[index] = (msg_type, payload)
+                    return
+        if len(waiting) >= MAX_WAITING:
+            # At most one snapshot and one IDENTITY wait, so there is an ACK to drop. A lost
+            # ACK costs a retransmission; asks are answered by their reports anyway.
+            for index in range(len(waiting)):
+                if waiting[index][0] == MessageType.ACK:
+                    del waiting[index]
+                    self.acks_dropped += 1
+                    break
+        waiting.append((msg_type, payload))

@@ -32,8 +32,13 @@ def run() -> None:
         tick = time.ticks_ms()  # type: ignore[attr-defined]
         now += time.ticks_diff(tick, last)  # type: ignore[attr-defined]
         last = tick
-        for frame in board.take_output():
+        # USB CDC takes a frame as fast as the board makes one. A board on a real UART would
+        # call next_frame() only when its transmit FIFO has room, leaving the rest queued in
+        # the board, where a newer snapshot can still replace an older one.
+        frame = board.next_frame()
+        while frame is not None:
             stdout.write(frame)
+            frame = board.next_frame()
         wait = max(0, board.next_due_ms() - now)
         if poller.poll(wait):
             board.receive(stdin.read(1), now)

@@ -15,7 +15,7 @@ MIN_FRAME = HEADER_SIZE + CRC_SIZE
 MAX_FRAME = 255
 MAX_PAYLOAD = MAX_FRAME - MIN_FRAME
 MAX_LEDS_PER_FRAME = (MAX_PAYLOAD - 1) // 4
-# A run of this many bytes without a sync byte cannot be one frame, even fully escaped.
+# The longest run between two sync bytes that can be one frame: every body byte escaped.
 MAX_STUFFED = 2 * MAX_FRAME
 
 
@@ -129,6 +129,8 @@ class FrameReader:
 
     def __init__(self) -> None:
         self._pending = bytearray()
+        # More than MAX_STUFFED bytes since the last sync byte: drop bytes until the next one.
+        self._overlong = False
         self.frames = 0
         self.rejected = 0
 
@@ -138,10 +140,19 @@ class FrameReader:
         frames: list[tuple[int, int, bytes]] = []
         for byte in data:
             if byte != SYNC:
+                if self._overlong:
+                    continue
                 if len(self._pending) >= MAX_STUFFED:
+                    # No frame is this long: the run is rejected now, once, and the rest of it
+                    # is dropped unkept until the next sync byte (PROTOCOL.md section 3).
                     self._pending = bytearray()
+                    self._overlong = True
                     self.rejected += 1
+                    continue
                 self._pending.append(byte)
+                continue
+            if self._overlong:
+                self._overlong = False  # the end of the rejected run
                 continue
             if not self._pending:
                 continue  # idle line, or between two frames

@@ -3,8 +3,8 @@ import json
 
 import pytest
 
-from controller.cli import board_cmd
-from firmware_bridge import bench
+from controller import link_bench as bench
+from controller.cli import board_cmd, main
 from firmware_bridge.messages import Occupancy, Square
 from firmware_bridge.session import OccupancyChanged, diff
 from hardware.sim_console import ConsoleError, Quit, execute
@@ -99,3 +99,67 @@ def test_bench_counts_events_and_square_changes_apart():
     deliveries(OccupancyChanged(full, empty, diff(empty, full), 1.0))
     deliveries(OccupancyChanged(full, full, (), 2.0))  # a repeated snapshot: no event
     assert deliveries.events == 1 and len(deliveries.seen) == 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["sim-board", "--corrupt", "2"],
+            "railtable sim-board: --corrupt must be within 0..1, got 2.0",
+        ),
+        (
+            ["sim-board", "--drop", "nan"],
+            "railtable sim-board: --drop must be within 0..1, got nan",
+        ),
+        (
+            ["sim-board", "--delay-ms", "-5"],
+            "railtable sim-board: --delay-ms must be a finite number >= 0, got -5.0",
+        ),
+        (
+            ["sim-board", "--duration", "-1"],
+            "railtable sim-board: --duration must be a finite number of seconds >= 0, got -1.0",
+        ),
+        (["sim-board", "--rows", "17"], "railtable sim-board: --rows must be within 1..16, got 17"),
+        (["sim-board", "--baud", "0"], "railtable sim-board: --baud must be positive, got 0"),
+        (
+            ["bench", "link", "--rows", "0"],
+            "railtable bench link: --rows must be within 1..16, got 0",
+        ),
+        (
+            ["bench", "link", "--cols", "99"],
+            "railtable bench link: --cols must be within 1..16, got 99",
+        ),
+        (
+            ["bench", "link", "--samples", "0"],
+            "railtable bench link: --samples must be at least 1, got 0",
+        ),
+        (
+            ["bench", "link", "--throughput-seconds", "0"],
+            "railtable bench link: --throughput-seconds must be a finite number > 0, got 0.0",
+        ),
+    ],
+)
+def test_bad_flags_are_one_line_naming_the_flag_with_exit_code_2(argv, message, capsys):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.err == message + "\n"
+    assert captured.out == ""
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("place a b", "'place a b': ROW must be a whole number, got 'a'"),
+        ("lift 1 x", "'lift 1 x': COL must be a whole number, got 'x'"),
+        ("corrupt lots", "'corrupt lots': RATE must be a number, got 'lots'"),
+        ("corrupt 2", "'corrupt 2': RATE must be within 0..1"),
+        ("delay -3", "'delay -3': MS must be a finite number >= 0"),
+        ("unplug soon", "'unplug soon': SECONDS must be a number, got 'soon'"),
+    ],
+)
+def test_console_names_the_argument_that_is_wrong_in_one_line(line, message):
+    with VirtualBoard(4, 4, seed=3) as board:
+        with pytest.raises(ConsoleError) as caught:
+            execute(board, line)
+        assert str(caught.value) == message

@@ -251,3 +251,26 @@ def test_a_board_reset_resyncs_without_reopening_and_reconnects_count_handshakes
         assert len(opened) >= 2
     finally:
         link.stop()
+
+
+def test_reopening_backs_off_from_50_ms_doubling_to_2_s():
+    backoff = Backoff()
+    assert [backoff.delay(n) for n in range(8)] == [0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 2.0, 2.0]
+
+
+def test_a_request_wakes_the_link_at_once_instead_of_after_its_read(board, monkeypatch):
+    monkeypatch.setattr(link_module, "READ_TIMEOUT_S", 1.0)  # a quiet line: reads wait 1 s
+    link = BoardLink(str(board.path), backoff=FAST_BACKOFF).start()
+    try:
+        link.wait_connected(5)
+        link.set_scan(ScanSettings(heartbeat_ms=5000)).result(5)  # no heartbeat in between
+        took = []
+        for col in range(5):
+            time.sleep(0.05)
+            start = time.monotonic()
+            link.set_leds({Square(0, col): Color(1, 2, 3)}).result(5)
+            took.append(time.monotonic() - start)
+        assert max(took) < 0.1, took
+        assert link.health().internal_errors == 0
+    finally:
+        link.stop()

@@ -81,3 +81,29 @@ def test_refusal_and_cancellation_are_reported():
     cancelled = sender.cancel_all()
     assert [c.outcome for c in cancelled] == [Outcome.CANCELLED, Outcome.CANCELLED]
     assert sender.idle
+
+
+def test_default_timeout_doubles_up_to_250_ms_and_returns_after_an_ack_or_giving_up():
+    sender = ReliableSender()  # the documented defaults: 30..250 ms, 100 ms before a sample
+    sender.submit(Hello())
+    sends, _ = sender.poll(0.0)
+    sender.acknowledge(sends[0].seq, AckStatus.OK, 0.004)  # one clean 4 ms round trip
+    measured = sender.rto.rto_s
+    assert measured == pytest.approx(0.03)  # 4 + 4 x 2 = 12 ms, raised to the 30 ms floor
+    sender.submit(Hello())
+    now, deadlines = 1.0, []
+    sender.poll(now)
+    for _ in range(4):
+        now = sender.next_deadline()
+        sender.poll(now)
+        deadlines.append(round(sender.next_deadline() - now, 3))
+    assert deadlines == [0.06, 0.12, 0.24, 0.25]  # doubled, then held at the 250 ms cap
+    sender.acknowledge(sender._in_flight.seq, AckStatus.OK, now + 0.01)
+    assert sender.rto.rto_s == measured  # an ACK after retransmissions: back to the measure
+    sender.submit(Hello())
+    sender.poll(10.0)
+    ended = []
+    while not ended:
+        _, ended = sender.poll(sender.next_deadline())
+    assert ended[0].outcome is Outcome.GAVE_UP and ended[0].attempts == 6
+    assert sender.rto.rto_s == measured  # and after giving up

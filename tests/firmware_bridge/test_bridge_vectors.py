@@ -1,4 +1,5 @@
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from firmware_bridge.messages import (
     decode_report,
     encode_command,
 )
+from hardware.firmware import protocol as firmware_protocol
 
 VECTORS = json.loads((Path(hardware.__file__).parent / "protocol_vectors.json").read_text())
 FRAMES = {f["name"]: f for f in VECTORS["frames"]}
@@ -52,13 +54,60 @@ def test_frames_encode_and_decode_to_golden_bytes(frame):
     assert got == [Frame(frame["seq"], frame["type_code"], payload)]
 
 
+@pytest.mark.parametrize("split", ["whole", "byte_by_byte", "random"])
 @pytest.mark.parametrize("stream", VECTORS["streams"], ids=lambda s: s["name"])
-def test_decoder_resyncs_on_golden_streams(stream):
+def test_decoder_resyncs_on_golden_streams(stream, split):
     decoder = FrameDecoder()
-    got = decoder.feed(bytes.fromhex(stream["wire_hex"]))
+    wire = bytes.fromhex(stream["wire_hex"])
+    if split == "whole":
+        got = decoder.feed(wire)
+    elif split == "byte_by_byte":
+        got = [frame for byte in wire for frame in decoder.feed(bytes((byte,)))]
+    else:
+        rng = random.Random(stream["name"])
+        got, start = [], 0
+        while start < len(wire):
+            end = start + rng.randrange(1, 700)
+            got += decoder.feed(wire[start:end])
+            start = end
     assert got == [golden(name) for name in stream["frames"]]
     assert decoder.stats.resyncs == stream["rejected"]
     assert decoder.stats.bytes_discarded == stream["bytes_discarded"]
+    assert decoder.stats.bytes_received == len(wire)
+
+
+def bitwise_crc(data):
+    """The bitwise CRC of PROTOCOL.md section 2, as written there."""
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
+            crc &= 0xFFFF
+    return crc
+
+
+def test_host_crc_and_firmware_crc_equal_the_documented_bitwise_crc():
+    rng = random.Random(16)
+    for size in (0, 1, 2, 5, 64, 255, 1000):
+        data = bytes(rng.getrandbits(8) for _ in range(size))
+        assert crc16_ccitt(data) == firmware_protocol.crc16_ccitt(data) == bitwise_crc(data)
+        assert crc16_ccitt(memoryview(data)) == crc16_ccitt(bytearray(data))
+
+
+@pytest.mark.parametrize("case", VECTORS["malformed_reports"]["cases"], ids=lambda c: c["name"])
+def test_reports_that_do_not_fit_their_type_are_malformed_or_incompatible(case):
+    wire = bytes.fromhex(case["wire_hex"])
+    (frame,) = FrameDecoder().feed(wire)  # CRC and length are fine: only the payload is wrong
+    assert frame == Frame(case["seq"], case["type_code"], bytes.fromhex(case["payload_hex"]))
+    if case["host_treats_as"] == "incompatible":
+        with pytest.raises(ProtocolVersionError, match="protocol version 2, this host speaks 1"):
+            decode_report(frame)
+    else:
+        assert case["host_treats_as"] == "malformed"
+        with pytest.raises(MessageError) as caught:
+            decode_report(frame)
+        assert not isinstance(caught.value, ProtocolVersionError)
 
 
 def test_host_commands_encode_to_golden_bytes():

@@ -230,3 +230,27 @@ def test_events_arrive_through_an_async_iterator_and_health_serialises(board):
     assert [(c.square, c.occupied) for c in changed[0].changes] == [(Square(6, 1), True)]
     data = json.loads(json.dumps(health.to_json()))
     assert data["state"] == "connected" and data["board_id"] == board.board_id.hex()
+
+
+def test_a_burst_of_requests_does_not_hold_back_a_real_change(board):
+    import serial
+
+    port = serial.serial_for_url(str(board.path), baudrate=115200, timeout=0.01)
+    try:
+        request = protocol.encode_frame(1, protocol.MessageType.REQUEST_SNAPSHOT, b"")
+        port.write(request * 4000)  # about 2.4 s of snapshots and ACKs, were they all sent
+        placed_at = board.place(5, 5)
+        index = 5 * 8 + 5
+        reader = protocol.FrameReader()
+        delivered_at = None
+        while delivered_at is None and time.monotonic() < placed_at + 15:
+            for _, msg_type, payload in reader.feed(port.read(4096)):
+                if msg_type == protocol.MessageType.SNAPSHOT and payload[7 + index // 8] & (
+                    0x80 >> (index % 8)
+                ):
+                    delivered_at = time.monotonic()
+        assert delivered_at is not None
+        # Debounce, the scan and a few queued frames at 115200 baud: tens of milliseconds.
+        assert delivered_at - placed_at < 0.2
+    finally:
+        port.close()

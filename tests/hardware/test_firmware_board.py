@@ -1,3 +1,4 @@
+from hardware.firmware import board as board_module
 from hardware.firmware import protocol
 from hardware.firmware.board import SensorBoard
 from hardware.firmware.hal import SimulatedHardware
@@ -129,3 +130,83 @@ def test_damaged_command_is_ignored_and_counted():
     assert frames_of(board) == []
     assert board.frames_rejected == 1
     assert hardware.leds == bytearray(48)
+
+
+def test_a_shorter_scan_interval_applies_at_once():
+    hardware, board = make_board()
+    board.boot(0)
+    command(board, 1, MessageType.SET_SCAN, bytes((0x03, 0xE8, 0, 0, 0xEA, 0x60)), now=0)
+    board.poll(0)  # scanned now: the next scan is due at 1000 ms
+    command(board, 2, MessageType.SET_SCAN, bytes((0, 2, 0, 0, 0xEA, 0x60)), now=10)
+    hardware.magnets.add((1, 1))
+    reported = None
+    for now in range(10, 1100):
+        board.poll(now)
+        if snapshots(frames_of(board)):
+            reported = now
+            break
+    # Not at 1000 ms, when the scan planned under the old interval was due.
+    assert reported is not None and reported <= 12
+
+
+def test_a_longer_debounce_applies_to_a_reading_already_pending():
+    hardware, board = make_board()
+    board.boot(0)
+    hardware.magnets.add((0, 0))
+    board.poll(0)  # differs since 0 ms; the default 4 ms debounce would accept it at 4 ms
+    command(board, 1, MessageType.SET_SCAN, bytes((0, 1, 0, 20, 1, 0xF4)), now=1)
+    for now in range(1, 20):
+        board.poll(now)
+    assert snapshots(frames_of(board)) == []
+    board.poll(20)
+    assert len(snapshots(frames_of(board))) == 1
+
+
+def test_the_heartbeat_counts_from_when_the_last_snapshot_was_queued():
+    _, board = make_board()
+    board.boot(0)  # the BOOT snapshot is queued at 0 ms ...
+    board.poll(300)
+    assert len(snapshots(frames_of(board))) == 1  # ... and sent at 300 ms
+    board.poll(499)
+    assert snapshots(frames_of(board)) == []
+    board.poll(500)
+    assert [f[2][4] for f in snapshots(frames_of(board))] == [SnapshotReason.HEARTBEAT]
+
+
+def test_sequence_numbers_start_at_zero_at_every_boot_and_count_frames_sent():
+    _, board = make_board()
+    board.boot(0)
+    assert [f[0] for f in frames_of(board)] == [0, 1]  # IDENTITY, then the BOOT snapshot
+    request = protocol.encode_frame(7, MessageType.REQUEST_SNAPSHOT, b"")
+    board.receive(request * 3, 1)  # three snapshots asked for, only the newest one waits
+    assert [(f[0], f[1]) for f in frames_of(board)] == [
+        (2, MessageType.SNAPSHOT),
+        (3, MessageType.ACK),
+        (4, MessageType.ACK),
+        (5, MessageType.ACK),
+    ]
+    _, again = make_board()
+    again.boot(0)
+    assert frames_of(again)[0][:2] == (0, MessageType.IDENTITY)
+
+
+def test_a_burst_of_requests_leaves_a_short_queue_and_a_change_right_behind_it():
+    hardware, board = make_board()
+    board.boot(0)
+    board.take_output()
+    request = protocol.encode_frame(7, MessageType.REQUEST_SNAPSHOT, b"")
+    hello = protocol.encode_frame(8, MessageType.HELLO, bytes((protocol.PROTOCOL_VERSION,)))
+    board.receive((request + hello) * 2000, 1)
+    assert board.frames_waiting == board_module.MAX_WAITING
+    assert board.acks_dropped == 4000 - (board_module.MAX_WAITING - 2)
+    hardware.magnets.add((3, 3))
+    for now in range(1, 8):
+        board.poll(now)
+    waiting = frames_of(board)
+    assert len(waiting) == board_module.MAX_WAITING
+    types = [f[1] for f in waiting]
+    assert types.count(MessageType.SNAPSHOT) == 1 and types.count(MessageType.IDENTITY) == 1
+    # The one snapshot waiting is the newest: it shows the magnet placed after the burst.
+    assert occupied_in(snapshots(waiting)[0][2], 4) == {(3, 3)}
+    # The newest ACKs are the ones kept, each after the report it answers.
+    assert waiting[-1][1:] == (MessageType.ACK, bytes((8, AckStatus.OK)))

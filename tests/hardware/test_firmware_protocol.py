@@ -5,9 +5,12 @@ import pytest
 
 import hardware
 from hardware.firmware import protocol
+from hardware.firmware.board import SensorBoard
+from hardware.firmware.hal import SimulatedHardware
 
 VECTORS = json.loads((Path(hardware.__file__).parent / "protocol_vectors.json").read_text())
 FRAMES = {f["name"]: f for f in VECTORS["frames"]}
+ANSWERS = VECTORS["board_answers"]
 
 
 @pytest.mark.parametrize("case", VECTORS["crc16_ccitt"], ids=lambda c: c["data_hex"] or "empty")
@@ -32,15 +35,45 @@ def test_reader_decodes_golden_bytes_fed_one_at_a_time(frame):
     assert got == [(frame["seq"], frame["type_code"], bytes.fromhex(frame["payload_hex"]))]
 
 
+@pytest.mark.parametrize("split", ["whole", "byte_by_byte"])
 @pytest.mark.parametrize("stream", VECTORS["streams"], ids=lambda s: s["name"])
-def test_reader_resyncs_on_golden_streams(stream):
+def test_reader_resyncs_on_golden_streams(stream, split):
     reader = protocol.FrameReader()
-    got = reader.feed(bytes.fromhex(stream["wire_hex"]))
+    wire = bytes.fromhex(stream["wire_hex"])
+    if split == "whole":
+        got = reader.feed(wire)
+    else:
+        got = [frame for byte in wire for frame in reader.feed(bytes((byte,)))]
     expected = [FRAMES[name] for name in stream["frames"]]
     assert [(f[0], f[1], f[2].hex()) for f in got] == [
         (e["seq"], e["type_code"], e["payload_hex"]) for e in expected
     ]
     assert reader.rejected == stream["rejected"]
+
+
+@pytest.mark.parametrize("case", ANSWERS["cases"], ids=lambda c: c["name"])
+def test_board_answers_each_host_frame_as_the_golden_vectors_say(case):
+    rows, cols = ANSWERS["rows"], ANSWERS["cols"]
+    hardware_ = SimulatedHardware(rows, cols)
+    board = SensorBoard(hardware_, rows, cols, bytes(8), 0x0102)
+    board.boot(0)
+    board.take_output()
+    wire = bytes.fromhex(case["wire_hex"])
+    assert wire == protocol.encode_frame(
+        case["seq"], case["type_code"], bytes.fromhex(case["payload_hex"])
+    )
+    board.receive(wire, 1)
+    got = protocol.FrameReader().feed(b"".join(board.take_output()))
+    types = {getattr(protocol.MessageType, name): name for name in ("IDENTITY", "SNAPSHOT", "ACK")}
+    assert [types[t] for _, t, _ in got] == case["replies"]
+    status = getattr(protocol.AckStatus, case["ack_status"])
+    assert got[-1][2] == bytes((case["seq"], status))
+    lit = [
+        [i, *hardware_.leds[3 * i : 3 * i + 3]]
+        for i in range(rows * cols)
+        if any(hardware_.leds[3 * i : 3 * i + 3])
+    ]
+    assert lit == case["leds_lit_after"]
 
 
 def test_identity_and_snapshot_payloads_match_golden_messages():
@@ -76,7 +109,12 @@ def test_payload_too_long_is_refused_with_its_size():
 
 def test_reader_drops_runaway_bytes_without_sync():
     reader = protocol.FrameReader()
-    assert reader.feed(bytes(protocol.MAX_STUFFED + 1)) == []
-    assert reader.rejected == 1
+    assert reader.feed(bytes(protocol.MAX_STUFFED)) == []
+    assert reader.rejected == 0  # could still be one fully escaped frame
+    assert reader.feed(bytes(1)) == []
+    assert reader.rejected == 1  # the 511th byte: rejected at once, not at the next sync
+    assert reader.feed(bytes(5 * protocol.MAX_STUFFED)) == []
+    assert reader.rejected == 1  # one run, one rejection, however long it goes on
     wire = bytes.fromhex(FRAMES["hello"]["wire_hex"])
     assert len(reader.feed(wire)) == 1
+    assert reader.rejected == 1

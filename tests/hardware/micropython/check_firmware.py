@@ -55,6 +55,32 @@ for s in vectors["streams"]:
     ]
     check(got == want, "stream " + s["name"])
     check(reader.rejected == s["rejected"], "rejected count in stream " + s["name"])
+    reader = protocol.FrameReader()
+    got = []
+    for byte in unhex(s["wire_hex"]):
+        got += reader.feed(bytes((byte,)))
+    check(got == want, "stream fed byte by byte " + s["name"])
+    check(reader.rejected == s["rejected"], "rejected count byte by byte " + s["name"])
+
+answers = vectors["board_answers"]
+type_names = {protocol.MessageType.IDENTITY: "IDENTITY", protocol.MessageType.SNAPSHOT: "SNAPSHOT"}
+type_names[protocol.MessageType.ACK] = "ACK"
+for case in answers["cases"]:
+    rows, cols = answers["rows"], answers["cols"]
+    hw = SimulatedHardware(rows, cols)
+    board = SensorBoard(hw, rows, cols, bytes(8), 0x0102)
+    board.boot(0)
+    board.take_output()
+    board.receive(unhex(case["wire_hex"]), 1)
+    got = protocol.FrameReader().feed(b"".join(board.take_output()))
+    check([type_names[t] for _, t, _ in got] == case["replies"], "replies to " + case["name"])
+    status = getattr(protocol.AckStatus, case["ack_status"])
+    check(got[-1][2] == bytes((case["seq"], status)), "ACK status of " + case["name"])
+    lit = []
+    for i in range(rows * cols):
+        if hw.leds[3 * i] or hw.leds[3 * i + 1] or hw.leds[3 * i + 2]:
+            lit.append([i, hw.leds[3 * i], hw.leds[3 * i + 1], hw.leds[3 * i + 2]])
+    check(lit == case["leds_lit_after"], "LEDs after " + case["name"])
 
 # A board: boot, a magnet placed and debounced, a HELLO answered with IDENTITY and ACK.
 hw = SimulatedHardware(4, 5)
@@ -77,5 +103,13 @@ check(bitmap[index >> 3] & (0x80 >> (index & 7)), "the snapshot shows the magnet
 board.receive(unhex(by_name["hello"]["wire_hex"]), 40)
 replies = [t for _, t, _ in protocol.FrameReader().feed(b"".join(board.take_output()))]
 check(protocol.MessageType.IDENTITY in replies, "HELLO answered with IDENTITY")
+
+# A burst of requests: the queue stays bounded, one snapshot in it.
+request = protocol.encode_frame(7, protocol.MessageType.REQUEST_SNAPSHOT, b"")
+board.receive(request * 500, 41)
+check(board.frames_waiting <= 8, "bounded queue, got " + str(board.frames_waiting))
+waiting = protocol.FrameReader().feed(b"".join(board.take_output()))
+kinds = [t for _, t, _ in waiting]
+check(kinds.count(protocol.MessageType.SNAPSHOT) == 1, "one snapshot waits after a burst")
 
 print("firmware under " + sys.implementation.name + ": " + str(checks) + " checks passed")
