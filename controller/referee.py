@@ -178,13 +178,15 @@ class _Path:
     table: dict[str, Pieces]
     by_hand: int = 0
     optional_inputs: int = 0
-    rules_moved: bool = False  # a hand's action or a draw: the rules may have moved pieces too
+    rules_touched: frozenset[str] = frozenset()  # where hands' actions and draws changed the
+    # table, the rules' own consequences among them (carts driven on, tokens drawn)
     run_seat: int | None = None  # the seat whose unseen steps (an implied end of turn, an
     # input) have not yet shown on the table; only that seat's own next action may prove them
     quiet: int = 0  # unseen steps in a row that changed nothing on the table (draws aside)
     steps: int = 0  # actions taken by players (draws aside)
     seats: frozenset[int] = frozenset()  # who acted (CHANCE for draws)
     off: frozenset[str] = frozenset()  # locations it changed where the table did not change
+    asked: int | None = None  # where an input was taken that the table cannot tell from others
 
     @property
     def run_shows(self) -> bool:
@@ -203,17 +205,18 @@ class _Path:
         step: _StepKind,
         table: dict[str, Pieces],
         shows: bool,
-        moved: bool,
+        moved: frozenset[str],
         seat: int,
         off: frozenset[str],
     ) -> _Path:
         by_hand = step is _StepKind.BY_HAND
+        by_rules = by_hand or step is _StepKind.DRAWN
         return _Path(
             (*self.actions, action),
             table,
             self.by_hand + by_hand,
             self.optional_inputs + (step is _StepKind.OPTIONAL_INPUT),
-            self.rules_moved or by_hand or step is _StepKind.DRAWN,
+            self.rules_touched | moved if by_rules else self.rules_touched,
             self._run_after(step, shows, seat),
             0 if by_hand or moved else self.quiet + (step is not _StepKind.DRAWN),
             self.steps + (step is not _StepKind.DRAWN),
@@ -231,6 +234,7 @@ class _Candidate:
     by_hand: int  # actions in it that show on the table
     seats: int  # players who act in it
     implied: bool  # it ends a phase or turn unseen (something covered may have come first)
+    asked: int | None  # the first input in it that the table cannot tell from others
 
 
 class Referee:
@@ -384,9 +388,14 @@ class Referee:
             return
         if path.quiet >= limits.max_quiet_steps:
             return
-        for action, step in self._next_steps(state, search, resolve_chance):
+        steps = list(self._next_steps(state, search, resolve_chance))
+        choices = sum(step is _StepKind.FORCED_INPUT for _, step in steps)
+        answered = False  # one input that explains the table is enough: the seat is asked anyway
+        for action, step in steps:
             if search.nodes >= search.budget:
                 return
+            if step is _StepKind.FORCED_INPUT and answered:
+                continue
             if step in _PLAYED and path.run_seat not in (None, state.current_player):
                 continue  # unseen steps are proven by the table, or by the same seat's action
             if step is _StepKind.BY_HAND and path.by_hand >= limits.max_table_actions:
@@ -423,20 +432,15 @@ class Referee:
                     if seen in search.visited:
                         continue  # the same actions in another order, already searched
                     search.visited.add(seen)
-                self._extend(
-                    state,
-                    observation,
-                    search,
-                    resolve_chance,
-                    path.then(
-                        action,
-                        step,
-                        after,
-                        shows,
-                        bool(moved),
-                        CHANCE if seat is None else seat,
-                        off,
-                    ),
+                child = path.then(
+                    action, step, after, shows, moved, CHANCE if seat is None else seat, off
+                )
+                if step is _StepKind.FORCED_INPUT and choices > 1 and path.asked is None:
+                    child = dataclasses.replace(child, asked=len(path.actions))
+                found = len(search.found)
+                self._extend(state, observation, search, resolve_chance, child)
+                answered = answered or (
+                    step is _StepKind.FORCED_INPUT and len(search.found) > found
                 )
             finally:
                 state.undo()
@@ -456,15 +460,19 @@ class Referee:
                 return True
         return False
 
-    def _taken_off_by_rules(self, view: LocationView, pieces: Pieces) -> bool:
-        """Whether the table shows these pieces and more: the rules took something off."""
+    def _taken_off_by_rules(
+        self, view: LocationView, pieces: Pieces, table: dict[str, Pieces]
+    ) -> bool:
+        """Whether the table shows these pieces and more, the more being pieces the rules took
+        off the table (a derailed cart), not pieces they moved elsewhere."""
         if view.seen is Seen.EXACT:
             seen = list(self.canonical(view.pieces))
             for piece in pieces:
                 if piece not in seen:
                     return False
                 seen.remove(piece)
-            return bool(seen)
+            elsewhere = {p.piece for placed in table.values() for p in placed}
+            return bool(seen) and not any(p.piece in elsewhere for p in seen)
         if view.seen is Seen.MAGNET:
             return view.magnet and not any(p.piece in self._magnetic for p in pieces)
         return False
@@ -527,11 +535,11 @@ class Referee:
             for n in touched | search.pending
             if not self.fits(observation.view(n), table.get(n, ()))
         )
-        if not path.rules_moved and not all(
-            self._taken_off_by_rules(observation.view(n), table.get(n, ()))
-            for n in leftover - search.pending
+        if not all(
+            self._taken_off_by_rules(observation.view(n), table.get(n, ()), table)
+            for n in leftover - search.pending - path.rules_touched
         ):
-            return False  # unseen steps may leave pieces to take off (a derailed cart), no more
+            return False  # only the rules' own moves, or pieces they took off, are left to do
         covered = frozenset(
             n
             for n in touched
@@ -543,7 +551,9 @@ class Referee:
         seats = len({s for s in path.seats if s >= 0})
         implied = any(a.VISIBILITY is Visibility.IMPLIED for a in path.actions)
         search.found.append(
-            _Candidate(path.actions, leftover, covered, key, path.by_hand, seats, implied)
+            _Candidate(
+                path.actions, leftover, covered, key, path.by_hand, seats, implied, path.asked
+            )
         )
         return not leftover
 
@@ -590,6 +600,8 @@ class Referee:
             if known is None or len(cand.actions) < len(known.actions):
                 by_state[cand.state_key] = cand
         readings = sorted(by_state.values(), key=lambda c: (len(c.actions), _text(c.actions)))
+        if len(readings) == 1 and readings[0].asked is not None:
+            return self._ask(state, readings[0].actions[: readings[0].asked])
         if len(readings) == 1:
             (only,) = readings
             return self._applied(state, observation, only)
@@ -598,22 +610,29 @@ class Referee:
         splits = {c.actions[len(prefix)] for c in readings if len(c.actions) > len(prefix)}
         asking_input = bool(splits) and all(a.VISIBILITY is Visibility.INPUT for a in splits)
         if asking_input:
-            asked = self._inputs_after(state, prefix) or sorted(splits, key=lambda a: a.describe())
-            options = tuple(Alternative((a,), a.describe()) for a in asked)
-            return Verdict(
-                VerdictKind.NEEDS_INPUT,
-                f"seat {seat}: the table cannot show this; say which: "
-                + "; ".join(o.text for o in options),
-                actions=prefix,
-                options=options,
-                seat=seat,
-            )
+            return self._ask(state, prefix, sorted(splits, key=lambda a: a.describe()))
         options = tuple(Alternative(c.actions[len(prefix) :], _text(c.actions[len(prefix) :]))
                         for c in readings)  # fmt: skip
         return Verdict(
             VerdictKind.CHOICE,
             f"seat {seat}: the table fits {len(options)} moves; which one was it? "
             + " | ".join(o.text for o in options),
+            actions=prefix,
+            options=options,
+            seat=seat,
+        )
+
+    def _ask(
+        self, state: State, prefix: tuple[Action, ...], seen: list[Action] | None = None
+    ) -> Verdict:
+        """Apply `prefix`, then ask the seat concerned for the input the table cannot show."""
+        seat = self._seat_after(state, prefix)
+        asked = self._inputs_after(state, prefix) or seen or []
+        options = tuple(Alternative((a,), a.describe()) for a in asked)
+        return Verdict(
+            VerdictKind.NEEDS_INPUT,
+            f"seat {seat}: the table cannot show this; say which: "
+            + "; ".join(o.text for o in options),
             actions=prefix,
             options=options,
             seat=seat,
