@@ -33,6 +33,7 @@ def public_json(rules: Rules, d: Data) -> JsonDict:
         "leader": d.leader,
         "lane": list(d.lane),
         "lane_plan": list(d.plan),
+        "lane_taken": d.lane_taken,
         "held": list(d.held),
         "trick": [{"seat": s, "card": c} for s, c in d.trick],
         "led": None if (led := led_company(d)) is None else led.value,
@@ -89,6 +90,7 @@ def data_from_json(rules: Rules, j: JsonDict) -> Data:
     d.phase = Phase(j["phase"])
     d.plan = tuple(str(x) for x in j["lane_plan"])
     d.lane = _cards(j["lane"], "lane")
+    d.lane_taken = int(j["lane_taken"])
     d.deck = frozenset(_cards(j["deck"], "deck"))
     d.hands = tuple(_cards(h, f"hands.{i}") for i, h in enumerate(j["hands"]))
     d.held = tuple(int(x) for x in j["held"])

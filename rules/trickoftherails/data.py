@@ -126,6 +126,7 @@ class Data:
     phase: Phase = Phase.LANE
     plan: tuple[str, ...] = ()
     lane: tuple[str, ...] = ()
+    lane_taken: int = 0  # lane cards taken from the left so far: lane[0] lies in slot lane_taken
     deck: frozenset[str] = frozenset()
     hands: tuple[tuple[str, ...], ...] = ()
     held: tuple[int, ...] = ()

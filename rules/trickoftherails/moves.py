@@ -203,6 +203,7 @@ def _share_trick(rules: Rules, d: Data, winner: int) -> None:
             shares[seat] = (*shares[seat], card)
     d.shares = tuple(shares)
     d.lane = tuple(lane)
+    d.lane_taken += 1
     d.share_tricks += 1
     _next_trick(d)
 
@@ -236,6 +237,7 @@ def _place_city(rules: Rules, d: Data, company: Company, end: act.End) -> None:
     city, *lane = d.lane
     _add(rules, d, company, city, end)
     d.lane = tuple(lane)
+    d.lane_taken += 1
     _start_laying(rules, d)
 
 
@@ -243,6 +245,7 @@ def _place_locomotive(rules: Rules, d: Data, company: Company) -> None:
     loco, *lane = d.lane
     d.locomotives = _with(d.locomotives, COMPANIES.index(company), loco)
     d.lane = tuple(lane)
+    d.lane_taken += 1
     if loco == LOCO_6 and lane and lane[0] == LOCO_INF:
         if rules.lane is LaneStyle.EXPERT:
             d.phase = Phase.PLACE_INFINITE
