@@ -7,7 +7,7 @@ from typing import Any
 from rules.core import JsonDict
 from rules.trickoftherails.actions import Remedy
 from rules.trickoftherails.cards import CARDS, COMPANIES, RAILWAY_CARDS, Company
-from rules.trickoftherails.data import Data, Hands, Phase, Revoke, Rules
+from rules.trickoftherails.data import Data, Hands, Phase, Revoke, Rules, Void
 from rules.trickoftherails.legality import current_player, led_company
 from rules.trickoftherails.scoring import scores, share_values, winners
 
@@ -49,7 +49,9 @@ def public_json(rules: Rules, d: Data) -> JsonDict:
         "removed": list(d.removed),
         "unused": list(d.unused),
         "share_tricks": d.share_tricks,
-        "voids": [{c.value: t for c, t in v} for v in d.voids],
+        "voids": [
+            {v.company.value: {"trick": v.trick, "undo_to": v.ply} for v in vs} for vs in d.voids
+        ],
         "revokes": [_revoke_json(r) for r in d.revokes],
         "resume": None if d.resume is None else d.resume.value,
         "share_values": {c.value: v for c, v in share_values(rules, d).items()},
@@ -107,7 +109,10 @@ def data_from_json(rules: Rules, j: JsonDict) -> Data:
     d.winner = None if j["winner"] is None else int(j["winner"])
     d.to_lay = tuple(int(s) for s in j["to_lay"])
     d.share_tricks = int(j["share_tricks"])
-    d.voids = tuple(tuple(sorted((Company(c), int(t)) for c, t in v.items())) for v in j["voids"])
+    d.voids = tuple(
+        tuple(sorted(Void(Company(c), int(v["trick"]), int(v["undo_to"])) for c, v in vs.items()))
+        for vs in j["voids"]
+    )
     d.revokes = tuple(
         Revoke(
             int(r["seat"]),

@@ -95,12 +95,21 @@ class Rules:
         )
 
 
+@dataclass(frozen=True, order=True)
+class Void:
+    """A seat played another company when `company` was led in `trick` (the game's action `ply`)."""
+
+    company: Company
+    trick: int
+    ply: int
+
+
 @dataclass(frozen=True)
 class Revoke:
     """A proven revoke: `seat` did not follow `company` in trick `trick` though it held `card`.
 
     `proven_in_trick` is the trick where `card` was played, which proves it; `undo_to` is how many
-    actions of the history to keep to go back to just before the revoking play.
+    actions of the history to keep to go back to just before the revoking play (in `trick`).
     """
 
     seat: int
@@ -119,7 +128,8 @@ class Data:
     Railways, locomotives and `left_added` are indexed by company (COMPANIES order); hands, held
     counts, shares and voids by seat. `deck` holds the railway cards nobody has seen yet: the
     cards still to deal (digital deal) or the cards in hands and still to start railways (table
-    mode). `voids` lists, per seat, the companies it failed to follow and the first such trick.
+    mode). `voids` lists, per seat, each company it failed to follow: the first such trick, and
+    the history length just before that play (where an undo to the revoke goes).
     """
 
     players: int
@@ -142,7 +152,7 @@ class Data:
     winner: int | None = None
     to_lay: tuple[int, ...] = ()
     share_tricks: int = 0
-    voids: tuple[tuple[tuple[Company, int], ...], ...] = ()
+    voids: tuple[tuple[Void, ...], ...] = ()
     revokes: tuple[Revoke, ...] = ()
     resume: Phase | None = None  # the phase a settled revoke returns to
 

@@ -21,7 +21,7 @@ from rules.trickoftherails.cards import (
     Kind,
     station_id,
 )
-from rules.trickoftherails.data import Data, FirstLeader, Hands, Phase, Revoke, Rules
+from rules.trickoftherails.data import Data, FirstLeader, Hands, Phase, Revoke, Rules, Void
 from rules.trickoftherails.lane import LaneStyle, lane_plan, lay
 from rules.trickoftherails.legality import first_free_railway, led_company, railway_card_of, to_play
 
@@ -146,17 +146,18 @@ def _play(rules: Rules, d: Data, card: str, ply: int) -> None:
 def _referee_table_play(d: Data, seat: int, card: str, led: Company | None, ply: int) -> None:
     """Table mode: a card of a company the seat failed to follow proves that earlier revoke."""
     company = COMPANY_OF[card]
-    voids = dict(d.voids[seat])
+    voids = {v.company: v for v in d.voids[seat]}
     if company in voids:
+        void = voids.pop(company)
         d.revokes = (
             *d.revokes,
-            Revoke(seat, voids.pop(company), company, card, d.trick_number, ply),
+            Revoke(seat, void.trick, company, card, d.trick_number, void.ply),
         )
         d.resume = d.phase
         d.phase = Phase.REVOKE
     if led is not None and company is not led and led not in voids:
-        voids[led] = d.trick_number
-    d.voids = _with(d.voids, seat, tuple(sorted(voids.items())))
+        voids[led] = Void(led, d.trick_number, ply)
+    d.voids = _with(d.voids, seat, tuple(sorted(voids.values())))
 
 
 def _settle(rules: Rules, d: Data, remedy: act.Remedy) -> None:

@@ -168,24 +168,25 @@ def test_a_revoke_is_proven_when_the_withheld_company_is_played_later() -> None:
     led_cards = [c for c in unseen if COMPANY_OF[c] is led]
     other_card = next(c for c in unseen if COMPANY_OF[c] is other)
     state.apply(act.Play(led_cards[0]))  # seat 0 leads
+    revoking_ply = len(state.history)
     state.apply(act.Play(other_card))  # seat 1 does not follow
-    assert state.to_json()["voids"][1] == {led.value: 1}
+    assert state.to_json()["voids"][1] == {led.value: {"trick": 1, "undo_to": revoking_ply}}
     spare = [c for c in unseen if COMPANY_OF[c] is not led and c != other_card]
     state.apply(act.Play(spare[0]))  # seat 2 neither: seat 0 wins the share trick, leads again
     assert state.to_json()["phase"] == "play" and state.current_player == 0
     state.apply(act.Play(spare[1]))
-    ply = len(state.history)
     state.apply(act.Play(led_cards[1]))
     j = state.to_json()
     assert j["phase"] == "revoke" and j["current_player"] == 1
     assert j["revokes"] == [
         {"seat": 1, "trick": 1, "company": led.value, "card": led_cards[1],
-         "proven_in_trick": j["trick_number"], "undo_to": ply, "remedy": None}
+         "proven_in_trick": j["trick_number"], "undo_to": revoking_ply, "remedy": None}
     ]  # fmt: skip
     for seat in (None, 0, 2):
         assert "hand" not in state.view(seat)
     state.apply(act.SettleRevoke(act.Remedy.PENALTY))
     assert state.to_json()["revokes"][0]["remedy"] == "penalty"
-    while len(state.history) > ply:
+    while len(state.history) > revoking_ply:
         state.undo()
-    assert state.to_json()["revokes"] == []
+    assert state.to_json()["revokes"] == [] and state.to_json()["voids"][1] == {}
+    assert state.current_player == 1 and len(state.d.trick) == 1
