@@ -188,3 +188,16 @@ def expected_table(state: TrickOfTheRails) -> TableObservation:
         if shares:
             pieces[share_area(seat)] = [PlacedPiece(card_piece(c)) for c in shares]
     return TableObservation.of(pieces)
+
+
+def table_when_played(state: TrickOfTheRails, card_id: str) -> TableObservation:
+    """The mat the moment `card_id` lands in the trick slot of the seat to play, before anything
+    resolves: the last card of a share trick lands before the cards move to the share areas, so a
+    referee matches a play against this, and then sees the players carry out the resolution
+    (`expected_table` after the play)."""
+    seat = state.current_player
+    if seat is None or seat < 0:
+        raise ValueError(f"no seat is to play a card now (phase {state.d.phase})")
+    pieces = dict(expected_table(state).pieces)
+    pieces[trick_slot(seat)] = (PlacedPiece(card_piece(card_id)),)
+    return TableObservation.of(pieces)

@@ -19,6 +19,7 @@ from rules.trickoftherails.physical import (
     layout,
     rail_slot,
     share_area,
+    table_when_played,
     trick_slot,
 )
 
@@ -98,3 +99,26 @@ def test_options_are_checked() -> None:
         rules.new_game("trickoftherails", {"hands": "secret"}, 1)
     with pytest.raises(BadOptions, match="revoke_penalty"):
         rules.new_game("trickoftherails", {"revoke_penalty": -1}, 1)
+
+
+def test_the_last_card_of_a_share_trick_lands_before_it_resolves() -> None:
+    state = rules.new_game("trickoftherails", {"players": 3}, 4)
+    assert isinstance(state, TrickOfTheRails)
+    rng = random.Random(4)
+    while state.d.phase.value != "play":
+        state.apply(choose(state, rng))
+    state.apply(state.legal_actions()[0])
+    state.apply(state.legal_actions()[0])
+    last = state.legal_actions()[0]
+    assert isinstance(last, act.Play)
+    landed = table_when_played(state, last.card)
+    assert [p.piece.identity for p in landed.at(trick_slot(2))] == [last.card]
+    assert len([n for n, _ in landed.pieces if n.endswith(".trick")]) == 3
+    state.apply(last)  # a share trick: the cards go to the share areas at once
+    after = expected_table(state)
+    assert not [n for n, _ in after.pieces if n.endswith(".trick")]
+    assert after.at(share_area(0)) and after.at(share_area(1)) and after.at(share_area(2))
+    fresh = rules.new_game("trickoftherails", {"players": 3}, 4)
+    assert isinstance(fresh, TrickOfTheRails)
+    with pytest.raises(ValueError, match="no seat"):
+        table_when_played(fresh, last.card)
