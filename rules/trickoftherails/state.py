@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Self
 
 from rules.core import Action, IllegalAction, JsonDict, Option, State
 from rules.trickoftherails import codec, legality, moves, scoring
-from rules.trickoftherails.actions import CODEC
+from rules.trickoftherails.actions import CODEC, Deal, LayLane, Play, StartRailway
 from rules.trickoftherails.cards import (
+    CARDS,
     COMPANIES,
     COMPANY_OF,
     FULL_SET,
@@ -19,6 +21,7 @@ from rules.trickoftherails.cards import (
 from rules.trickoftherails.data import Data, Phase, Rules
 
 GAME = "trickoftherails"
+CARD_ACTIONS = (Play, Deal, StartRailway, LayLane)
 
 OPTIONS: tuple[Option, ...] = (
     Option("players", 4, (3, 4, 5)),
@@ -57,6 +60,14 @@ class TrickOfTheRails(State):
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         return legality.chance_outcomes(self.rules, self.d)
+
+    def normalise(self, action: Action) -> Action:
+        """Card ids in one spelling: `PRR-5` and ` prr-5 ` are `prr-5`."""
+        if isinstance(action, CARD_ACTIONS) and action.card not in CARDS:
+            spelt = action.card.strip().lower()
+            if spelt in CARDS:
+                return replace(action, card=spelt)
+        return action
 
     def is_legal(self, action: Action) -> bool:
         return legality.why_not(self.rules, self.d, action) is None
