@@ -38,11 +38,12 @@ class LayLane(Action):
 
 @dataclass(frozen=True)
 class Deal(Action):
-    """Digital deal: the next card dealt, to the seat whose hand is next to fill (round robin)."""
+    """Digital deal: the next card, to `seat`, the seat whose hand is next to fill (round robin)."""
 
     TYPE = "deal"
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.INPUT  # the phone tells its owner; nothing on the table shows it
+    seat: int
     card: str
 
 

@@ -73,8 +73,6 @@ def state_json(rules: Rules, d: Data) -> JsonDict:
 def view_json(rules: Rules, d: Data, seat: int | None) -> JsonDict:
     """What `seat` may see (None: a spectator): the public table and only its own hand."""
     out = public_json(rules, d)
-    out["game"] = "trickoftherails"
-    out["players"] = rules.players
     if seat is not None and rules.hands is Hands.DEALT and 0 <= seat < rules.players:
         out["hand"] = list(d.hands[seat])
     return out

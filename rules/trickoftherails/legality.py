@@ -25,7 +25,7 @@ Why = tuple[str, str] | None  # (rule, detail) or None when legal
 
 # Built once: the actions are small frozen values, so the same object serves every game.
 PLAY = {c: act.Play(c) for c in CARDS}
-DEAL = {c: act.Deal(c) for c in RAILWAY_CARDS}
+DEAL = {(s, c): act.Deal(s, c) for s in range(5) for c in RAILWAY_CARDS}
 START = {c: act.StartRailway(c) for c in RAILWAY_CARDS}
 LANE = {c: act.LayLane(c) for c in CARDS}
 CITY = {(c, e): act.PlaceCity(c, e) for c in COMPANIES for e in act.End}
@@ -54,6 +54,11 @@ def to_play(rules: Rules, d: Data) -> int:
     return (d.leader + len(d.trick)) % rules.players
 
 
+def next_to_deal(rules: Rules, d: Data) -> int:
+    """Digital deal: the seat the next card goes to (one at a time round the table from seat 0)."""
+    return sum(d.held) % rules.players
+
+
 def led_company(d: Data) -> Company | None:
     return COMPANY_OF[d.trick[0][1]] if d.trick else None
 
@@ -74,10 +79,13 @@ def chance_outcomes(rules: Rules, d: Data) -> list[tuple[Action, float]]:
     if phase is Phase.LANE:
         cards = draw_choices(Draw(d.plan[0]), d.lane)
         return [(LANE[c], 1 / len(cards)) for c in cards]
-    if phase in (Phase.DEAL, Phase.RAILWAYS):
-        table = DEAL if phase is Phase.DEAL else START
+    if phase is Phase.DEAL:
+        seat = next_to_deal(rules, d)
         p = 1 / len(d.deck)
-        return [(table[c], p) for c in RAILWAY_CARDS if c in d.deck]
+        return [(DEAL[seat, c], p) for c in RAILWAY_CARDS if c in d.deck]
+    if phase is Phase.RAILWAYS:
+        p = 1 / len(d.deck)
+        return [(START[c], p) for c in RAILWAY_CARDS if c in d.deck]
     if phase is Phase.FIRST_LEAD:
         p = 1 / rules.players
         return [(act.FirstLead(s), p) for s in range(rules.players)]
@@ -98,6 +106,10 @@ def _why_not_chance(rules: Rules, d: Data, a: Action) -> Why:
             return f"no {a.TYPE} now", f"phase {d.phase}"
         if a.card not in d.deck:
             return "that card is not among the unseen railway cards", a.card
+        if isinstance(a, act.Deal) and a.seat != next_to_deal(rules, d):
+            return "cards are dealt one at a time round the table", (
+                f"the next card goes to seat {next_to_deal(rules, d)}"
+            )
         return None
     if isinstance(a, act.FirstLead):
         if d.phase is not Phase.FIRST_LEAD:
@@ -276,7 +288,7 @@ def candidates(rules: Rules, d: Data) -> list[Action]:
     seats = range(rules.players + 1)
     return [
         *PLAY.values(),
-        *DEAL.values(),
+        *(a for (s, _), a in DEAL.items() if s < rules.players),
         *START.values(),
         *LANE.values(),
         *CITY.values(),

@@ -62,7 +62,7 @@ def apply(rules: Rules, d: Data, a: Action, ply: int) -> None:
     elif isinstance(a, act.LayLane):
         _lay_lane(rules, d, a.card)
     elif isinstance(a, act.Deal):
-        _deal(rules, d, a.card)
+        _deal(rules, d, a.seat, a.card)
     elif isinstance(a, act.StartRailway):
         _start_railway(rules, d, a.card)
     elif isinstance(a, act.FirstLead):
@@ -92,9 +92,8 @@ def _lay_lane(rules: Rules, d: Data, card: str) -> None:
     d.phase = Phase.DEAL if rules.hands is Hands.DEALT else Phase.RAILWAYS
 
 
-def _deal(rules: Rules, d: Data, card: str) -> None:
+def _deal(rules: Rules, d: Data, seat: int, card: str) -> None:
     dealt = sum(d.held)
-    seat = dealt % rules.players
     d.hands = _with(d.hands, seat, tuple(sorted((*d.hands[seat], card), key=RAILWAY_CARDS.index)))
     d.held = _with(d.held, seat, d.held[seat] + 1)
     d.deck = d.deck - {card}

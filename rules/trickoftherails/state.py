@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
@@ -16,6 +17,7 @@ from rules.trickoftherails.cards import (
     COMPANY_OF,
     FULL_SET,
     LOCO_INF,
+    RAILWAY_CARDS,
     RESERVATION,
 )
 from rules.trickoftherails.data import Data, Phase, Rules
@@ -102,8 +104,42 @@ class TrickOfTheRails(State):
         return cls(options, seed, codec.data_from_json(rules, data))
 
     def view(self, seat: int | None) -> JsonDict:
+        """What `seat` may see: the game, its options and `_view_json`; never the seed."""
+        return {"game": self.GAME, "options": dict(self.options), **self._view_json(seat)}
+
+    def _view_json(self, seat: int | None) -> JsonDict:
         """The table, the counts of cards in hand, and only `seat`'s own hand (digital deal)."""
         return codec.view_json(self.rules, self.d, seat)
+
+    def action_view(self, action: Action, actor: int, seat: int | None) -> JsonDict:
+        """A dealt card is shown to the seat it went to; the others see that a card was dealt."""
+        if isinstance(action, Deal) and action.seat != seat:
+            return {"type": action.TYPE, "seat": action.seat, "hidden": True}
+        return action.to_json()
+
+    def redeal_secrets(self, seat: int, rng: random.Random) -> Self | None:
+        """A copy in which one card of `seat`'s hand is swapped for one still to deal, the deal
+        replayed to match; None when nothing can change unseen by the others (table mode, or once
+        the deal is done: every other card is then in another hand or on the table)."""
+        d = self.d
+        if d.phase is not Phase.DEAL or not d.hands[seat] or not d.deck:
+            return None
+        mine = rng.choice(d.hands[seat])
+        other = rng.choice(sorted(d.deck))
+        swap = {mine: other, other: mine}
+        if not self.history:  # read from JSON: swap in the state itself
+            data = self.to_json()
+            data["hands"][seat] = sorted(
+                (swap.get(c, c) for c in data["hands"][seat]), key=RAILWAY_CARDS.index
+            )
+            data["deck"] = sorted((swap.get(c, c) for c in data["deck"]), key=RAILWAY_CARDS.index)
+            return self.from_json(data)
+        twin = type(self)(self.options, self.seed)
+        for action in self.history:
+            if isinstance(action, Deal):
+                action = Deal(action.seat, swap.get(action.card, action.card))
+            twin.apply(action)
+        return twin
 
     def invariants(self) -> list[str]:
         return invariants(self.rules, self.d)

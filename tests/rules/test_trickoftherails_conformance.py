@@ -190,3 +190,46 @@ def test_a_revoke_is_proven_when_the_withheld_company_is_played_later() -> None:
         state.undo()
     assert state.to_json()["revokes"] == [] and state.to_json()["voids"][1] == {}
     assert state.current_player == 1 and len(state.d.trick) == 1
+
+
+def _seen(state: TrickOfTheRails, seat: int | None) -> tuple[object, list[object]]:
+    history = [state.action_view(a, CHANCE, seat) for a in state.history]
+    return state.view(seat), history
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_redealt_hand_changes_only_its_owners_view_and_history(players: int) -> None:
+    state = _new({"players": players}, 918_273_645)
+    rng = random.Random(players)
+    redealt = 0
+    while not state.is_over:
+        seats: list[int | None] = [None, *range(players)]
+        before = {seat: _seen(state, seat) for seat in seats}
+        assert all("918273645" not in json.dumps(seen) for seen in before.values())
+        for owner in range(players):
+            twin = state.redeal_secrets(owner, rng)
+            if twin is None:
+                continue
+            redealt += 1
+            assert _seen(twin, owner) != before[owner]
+            for seat in seats:
+                if seat != owner:
+                    assert _seen(twin, seat) == before[seat], (owner, seat)
+        state.apply(choose(state, rng, Policy.BOT))
+    assert redealt > 0
+
+
+def test_a_deal_shows_its_card_to_its_seat_only() -> None:
+    deal = act.Deal(1, "prr-5")
+    state = _new({"players": 3}, 1)
+    assert state.action_view(deal, CHANCE, 1) == {"type": "deal", "seat": 1, "card": "prr-5"}
+    for seat in (None, 0, 2):
+        assert state.action_view(deal, CHANCE, seat) == {"type": "deal", "seat": 1, "hidden": True}
+    fresh = TrickOfTheRails.from_json(state.to_json())
+    rng = random.Random(1)
+    while fresh.d.phase.value != "deal" or fresh.d.held[0] == 0:
+        fresh.apply(choose(fresh, rng))
+    loaded = TrickOfTheRails.from_json(fresh.to_json())  # no history: the swap is in the state
+    twin = loaded.redeal_secrets(0, rng)
+    assert twin is not None and twin.view(0) != loaded.view(0)
+    assert twin.view(1) == loaded.view(1) and twin.invariants() == []
