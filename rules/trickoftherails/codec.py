@@ -6,7 +6,14 @@ from typing import Any
 
 from rules.core import JsonDict
 from rules.trickoftherails.actions import Remedy
-from rules.trickoftherails.cards import CARDS, COMPANIES, RAILWAY_CARDS, Company
+from rules.trickoftherails.cards import (
+    CARDS,
+    COMPANIES,
+    COMPANY_NAMES,
+    NUMBER_OF,
+    RAILWAY_CARDS,
+    Company,
+)
 from rules.trickoftherails.data import Data, Hands, Phase, Revoke, Rules, Void
 from rules.trickoftherails.legality import current_player, led_company
 from rules.trickoftherails.scoring import scores, share_values, winners
@@ -21,7 +28,17 @@ def _revoke_json(r: Revoke) -> JsonDict:
         "proven_in_trick": r.proven_in_trick,
         "undo_to": r.undo_to,
         "remedy": None if r.remedy is None else r.remedy.value,
+        "text": revoke_text(r),
     }
+
+
+def revoke_text(r: Revoke) -> str:
+    """One line for the table: who revoked where, and the card that proves it."""
+    company = COMPANY_NAMES[r.company]
+    return (
+        f"seat {r.seat} did not follow {company} in trick {r.trick} but held {company} "
+        f"{NUMBER_OF[r.card]}, played in trick {r.proven_in_trick}"
+    )
 
 
 def public_json(rules: Rules, d: Data) -> JsonDict:

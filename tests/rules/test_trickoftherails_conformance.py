@@ -15,7 +15,16 @@ from rules.core import CHANCE, Action, IllegalAction
 from rules.playout import Policy, choose
 from rules.trickoftherails import GAME_INFO, TrickOfTheRails
 from rules.trickoftherails import actions as act
-from rules.trickoftherails.cards import CARDS, COMPANY_OF, HAND_SIZE, RAILWAY_CARDS, VALUE_OF
+from rules.trickoftherails.cards import (
+    CARDS,
+    COMPANY_NAMES,
+    COMPANY_OF,
+    HAND_SIZE,
+    NUMBER_OF,
+    RAILWAY_CARDS,
+    VALUE_OF,
+    Company,
+)
 
 VARIANTS: list[dict[str, Any]] = [
     {"players": p, "hands": hands, "lane": lane}
@@ -129,6 +138,10 @@ def test_basic_lane_gives_every_player_the_shares_it_implies(
         assert all(loco is not None for loco in state.d.locomotives)
 
 
+def led_name(company: Company) -> str:
+    return COMPANY_NAMES[company]
+
+
 def _replay_in_table_mode(dealt: TrickOfTheRails, cheat: bool = False) -> TrickOfTheRails:
     """The same game played with real cards: lane and undealt cards observed, plays as they land."""
     table = _new({**dealt.options, "hands": "table"}, dealt.seed)
@@ -180,8 +193,12 @@ def test_a_revoke_is_proven_when_the_withheld_company_is_played_later() -> None:
     assert j["phase"] == "revoke" and j["current_player"] == 1
     assert j["revokes"] == [
         {"seat": 1, "trick": 1, "company": led.value, "card": led_cards[1],
-         "proven_in_trick": j["trick_number"], "undo_to": revoking_ply, "remedy": None}
+         "proven_in_trick": j["trick_number"], "undo_to": revoking_ply, "remedy": None,
+         "text": j["revokes"][0]["text"]}
     ]  # fmt: skip
+    number = NUMBER_OF[led_cards[1]]
+    assert j["revokes"][0]["text"].startswith(f"seat 1 did not follow {led_name(led)} in trick 1")
+    assert j["revokes"][0]["text"].endswith(f"held {led_name(led)} {number}, played in trick 2")
     for seat in (None, 0, 2):
         assert "hand" not in state.view(seat)
     state.apply(act.SettleRevoke(act.Remedy.PENALTY))
