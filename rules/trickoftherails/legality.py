@@ -13,6 +13,7 @@ from rules.trickoftherails.cards import (
     COMPANIES,
     COMPANY_NAMES,
     COMPANY_OF,
+    HAND_SIZE,
     RAILWAY_CARDS,
     Company,
     Kind,
@@ -25,7 +26,7 @@ Why = tuple[str, str] | None  # (rule, detail) or None when legal
 
 # Built once: the actions are small frozen values, so the same object serves every game.
 PLAY = {c: act.Play(c) for c in CARDS}
-DEAL = {(s, c): act.Deal(s, c) for s in range(5) for c in RAILWAY_CARDS}
+DEAL = {(s, c): act.Deal(s, c) for s in range(max(HAND_SIZE)) for c in RAILWAY_CARDS}
 START = {c: act.StartRailway(c) for c in RAILWAY_CARDS}
 LANE = {c: act.LayLane(c) for c in CARDS}
 CITY = {(c, e): act.PlaceCity(c, e) for c in COMPANIES for e in act.End}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rules.trickoftherails.actions import Remedy
 from rules.trickoftherails.cards import (
     CARDS,
     COMPANIES,
@@ -51,7 +52,7 @@ def share_values(rules: Rules, d: Data) -> dict[Company, int]:
 def holdings(rules: Rules, d: Data, seat: int, values: dict[Company, int]) -> int:
     """What a seat's shares are worth, less any revoke penalty the host chose."""
     total = sum(values[COMPANY_OF[c]] for c in d.shares[seat])
-    penalties = sum(1 for r in d.revokes if r.seat == seat and r.remedy == "penalty")
+    penalties = sum(1 for r in d.revokes if r.seat == seat and r.remedy is Remedy.PENALTY)
     return total - penalties * rules.revoke_penalty
 
 

@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
+from enum import StrEnum
 from typing import Any, Self
 
 from rules.core import Action, IllegalAction, JsonDict, Option, State
@@ -16,26 +17,35 @@ from rules.trickoftherails.cards import (
     COMPANIES,
     COMPANY_OF,
     FULL_SET,
+    HAND_SIZE,
     LOCO_INF,
     RAILWAY_CARDS,
     RESERVATION,
 )
-from rules.trickoftherails.data import Data, Phase, Rules
+from rules.trickoftherails.data import Data, FirstLeader, Hands, NoLocomotive, Phase, Rules
+from rules.trickoftherails.lane import LaneStyle
 
 GAME = "trickoftherails"
 CARD_ACTIONS = (Play, Deal, StartRailway, LayLane)
 
+
+def _values(kind: type[StrEnum]) -> tuple[str, ...]:
+    return tuple(m.value for m in kind)
+
+
 OPTIONS: tuple[Option, ...] = (
-    Option("players", 4, (3, 4, 5)),
-    Option("hands", "dealt", ("dealt", "table"), "dealt: the engine deals; table: real cards"),
-    Option("lane", "basic", ("basic", "expert"), "the basic lanes or the expert variant's"),
+    Option("players", 4, tuple(HAND_SIZE)),
+    Option(
+        "hands", Hands.DEALT.value, _values(Hands), "dealt: the engine deals; table: real cards"
+    ),
+    Option("lane", LaneStyle.BASIC.value, _values(LaneStyle), "the basic or the expert lane"),
     Option("teams", False, (False, True), "4 players: partners across the table add scores"),
-    Option("first_lead", "seat_0", ("seat_0", "random"), "who leads the first trick"),
+    Option("first_lead", FirstLeader.SEAT_0.value, _values(FirstLeader), "who leads trick 1"),
     Option("front_of_station", True, (True, False), "may a card go in front of the station"),
     Option(
         "no_locomotive",
-        "worthless",
-        ("worthless", "whole_railway"),
+        NoLocomotive.WORTHLESS.value,
+        _values(NoLocomotive),
         "share value of a company that never got a locomotive (expert lane only)",
     ),
     Option("revoke_penalty", 50, None, "table mode: points a penalised revoke costs"),
@@ -201,7 +211,7 @@ def invariants(rules: Rules, d: Data) -> list[str]:
     locos = [x for x in d.locomotives if x is not None]
     if len(set(locos)) != len(locos):
         broken.append(f"a locomotive on two railways: {locos}")
-    if rules.hands.value == "dealt" and any(
+    if rules.hands is Hands.DEALT and any(
         len(h) != n for h, n in zip(d.hands, d.held, strict=True)
     ):
         broken.append("a hand's size differs from its count")
