@@ -1,0 +1,218 @@
+"""The Trick of the Rails `State`: a thin front over legality, moves, scoring and the codec."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import replace
+from enum import StrEnum
+from typing import Any, Self
+
+from rules.core import Action, IllegalAction, JsonDict, Option, State
+from rules.trickoftherails import codec, legality, moves, scoring
+from rules.trickoftherails.actions import CODEC, Deal, LayLane, Play, StartRailway
+from rules.trickoftherails.cards import (
+    CARDS,
+    COMPANIES,
+    COMPANY_OF,
+    FULL_SET,
+    HAND_SIZE,
+    LOCO_INF,
+    RAILWAY_CARDS,
+    RESERVATION,
+)
+from rules.trickoftherails.data import Data, FirstLeader, Hands, NoLocomotive, Phase, Rules
+from rules.trickoftherails.lane import LaneStyle
+
+GAME = "trickoftherails"
+CARD_ACTIONS = (Play, Deal, StartRailway, LayLane)
+
+
+def _values(kind: type[StrEnum]) -> tuple[str, ...]:
+    return tuple(m.value for m in kind)
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("players", 4, tuple(HAND_SIZE)),
+    Option(
+        "hands", Hands.DEALT.value, _values(Hands), "dealt: the engine deals; table: real cards"
+    ),
+    Option("lane", LaneStyle.BASIC.value, _values(LaneStyle), "the basic or the expert lane"),
+    Option("teams", False, (False, True), "4 players: partners across the table add scores"),
+    Option("first_lead", FirstLeader.SEAT_0.value, _values(FirstLeader), "who leads trick 1"),
+    Option("front_of_station", True, (True, False), "may a card go in front of the station"),
+    Option(
+        "no_locomotive",
+        NoLocomotive.WORTHLESS.value,
+        _values(NoLocomotive),
+        "share value of a company that never got a locomotive (expert lane only)",
+    ),
+    Option("revoke_penalty", 50, None, "table mode: points a penalised revoke costs"),
+)
+
+
+class TrickOfTheRails(State):
+    """A game of Trick of the Rails; see docs/rules/trickoftherails.md for the readings taken."""
+
+    GAME = GAME
+    CODEC = CODEC
+
+    def __init__(self, options: Mapping[str, Any], seed: int, data: Data | None = None) -> None:
+        super().__init__(options, seed)
+        self.rules = Rules.of(self.options)
+        self.d = data if data is not None else moves.start(self.rules)
+
+    @property
+    def current_player(self) -> int | None:
+        return legality.current_player(self.rules, self.d)
+
+    def legal_actions(self) -> list[Action]:
+        return legality.legal_actions(self.rules, self.d)
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        return legality.chance_outcomes(self.rules, self.d)
+
+    def normalise(self, action: Action) -> Action:
+        """Card ids in one spelling: `PRR-5` and ` prr-5 ` are `prr-5`."""
+        if isinstance(action, CARD_ACTIONS) and action.card not in CARDS:
+            spelt = action.card.strip().lower()
+            if spelt in CARDS:
+                return replace(action, card=spelt)
+        return action
+
+    def is_legal(self, action: Action) -> bool:
+        return legality.why_not(self.rules, self.d, action) is None
+
+    def explain_illegal(self, action: Action) -> IllegalAction:
+        why = legality.why_not(self.rules, self.d, action)
+        rule, detail = why if why is not None else ("not a legal action now", "")
+        return IllegalAction(rule, action, detail)
+
+    def _apply(self, action: Action) -> None:
+        moves.apply(self.rules, self.d, action, len(self._undo))
+
+    def _snapshot(self) -> object:
+        return self.d.copy()
+
+    def _restore(self, snapshot: object) -> None:
+        assert isinstance(snapshot, Data)
+        self.d = snapshot.copy()
+
+    def scores(self) -> list[float]:
+        return scoring.scores(self.rules, self.d)
+
+    def winners(self) -> list[int]:
+        return scoring.winners(self.rules, self.d)
+
+    def _state_json(self) -> JsonDict:
+        return codec.state_json(self.rules, self.d)
+
+    @classmethod
+    def _from_state_json(cls, options: dict[str, Any], seed: int, data: JsonDict) -> Self:
+        rules = Rules.of(options)
+        return cls(options, seed, codec.data_from_json(rules, data))
+
+    def view(self, seat: int | None) -> JsonDict:
+        """What `seat` may see: the game, its options and `_view_json`; never the seed."""
+        return {"game": self.GAME, "options": dict(self.options), **self._view_json(seat)}
+
+    def _view_json(self, seat: int | None) -> JsonDict:
+        """The table, the counts of cards in hand, and only `seat`'s own hand (digital deal)."""
+        return codec.view_json(self.rules, self.d, seat)
+
+    def action_view(self, action: Action, actor: int, seat: int | None) -> JsonDict:
+        """A dealt card is shown to the seat it went to; the others see that a card was dealt."""
+        if isinstance(action, Deal) and action.seat != seat:
+            return {"type": action.TYPE, "seat": action.seat, "hidden": True}
+        return action.to_json()
+
+    def redeal_secrets(self, seat: int, rng: random.Random) -> Self | None:
+        """A copy in which one card of `seat`'s hand is swapped for one still to deal, the deal
+        replayed to match; None when nothing can change unseen by the others (table mode, or once
+        the deal is done: every other card is then in another hand or on the table)."""
+        d = self.d
+        if d.phase is not Phase.DEAL or not d.hands[seat] or not d.deck:
+            return None
+        mine = rng.choice(d.hands[seat])
+        other = rng.choice(sorted(d.deck))
+        swap = {mine: other, other: mine}
+        if not self.history:  # read from JSON: swap in the state itself
+            data = self.to_json()
+            data["hands"][seat] = sorted(
+                (swap.get(c, c) for c in data["hands"][seat]), key=RAILWAY_CARDS.index
+            )
+            data["deck"] = sorted((swap.get(c, c) for c in data["deck"]), key=RAILWAY_CARDS.index)
+            return self.from_json(data)
+        twin = type(self)(self.options, self.seed)
+        for action in self.history:
+            if isinstance(action, Deal):
+                action = Deal(action.seat, swap.get(action.card, action.card))
+            twin.apply(action)
+        return twin
+
+    def invariants(self) -> list[str]:
+        return invariants(self.rules, self.d)
+
+
+def _played(rules: Rules, d: Data, seat: int) -> int:
+    """How many cards `seat` has played so far."""
+    done = d.trick_number - 1
+    if d.phase in (Phase.PLAY, Phase.REVOKE):
+        return done + (1 if (seat - d.leader) % rules.players < len(d.trick) else 0)
+    if d.phase in (Phase.PLACE_CITY, Phase.PLACE_LOCOMOTIVE, Phase.PLACE_INFINITE):
+        return done + 1
+    if d.phase is Phase.LAY_TRACK:
+        return done + 1
+    return done
+
+
+def invariants(rules: Rules, d: Data) -> list[str]:
+    """Every card in exactly one place; hands, shares and the lane as the tricks so far imply."""
+    broken: list[str] = []
+    places = Counter(
+        [
+            *d.deck,
+            *(c for h in d.hands for c in h),
+            *d.lane,
+            *(c for _, c in d.trick),
+            *(c for r in d.railways for c in r),
+            *(loco for loco in d.locomotives if loco is not None),
+            *(c for s in d.shares for c in s),
+            *d.removed,
+            *d.unused,
+        ]
+    )
+    full = Counter(FULL_SET)
+    if d.phase is Phase.LANE:
+        if places - full:
+            broken.append(f"cards in two places or unknown: {sorted((places - full).elements())}")
+    elif places != full:
+        extra, missing = places - full, full - places
+        broken.append(f"cards misplaced: extra {sorted(extra)}, missing {sorted(missing)}")
+    if d.phase not in (Phase.LANE, Phase.DEAL, Phase.RAILWAYS):
+        for seat in range(rules.players):
+            want = rules.hand_size - _played(rules, d, seat)
+            if d.held[seat] != want:
+                broken.append(f"seat {seat} holds {d.held[seat]} cards, not {want}")
+        for seat, shares in enumerate(d.shares):
+            if len(shares) != d.share_tricks:
+                broken.append(f"seat {seat} has {len(shares)} shares after {d.share_tricks} tricks")
+    if d.phase is Phase.PLAY:
+        tricks_left = rules.hand_size - d.trick_number + 1
+        if len(d.lane) - (LOCO_INF in d.lane) != tricks_left:
+            broken.append(f"{len(d.lane)} lane cards for {tricks_left} tricks")
+        if d.lane and d.lane[0] == RESERVATION:
+            broken.append("a reservation card is leftmost in the lane")
+    for company, rail in zip(COMPANIES, d.railways, strict=True):
+        strays = [c for c in rail if c in COMPANY_OF and COMPANY_OF[c] is not company]
+        if strays:
+            broken.append(f"the {company} railway holds {strays}")
+    locos = [x for x in d.locomotives if x is not None]
+    if len(set(locos)) != len(locos):
+        broken.append(f"a locomotive on two railways: {locos}")
+    if rules.hands is Hands.DEALT and any(
+        len(h) != n for h, n in zip(d.hands, d.held, strict=True)
+    ):
+        broken.append("a hand's size differs from its count")
+    return broken
