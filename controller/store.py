@@ -1,0 +1,264 @@
+"""The event log: SQLite (WAL, synchronous=FULL), the source of truth; a game's state is its replay.
+
+Every accepted action and chance outcome, verdict, alert, take-back and instruction is one row with
+its time and seat. A row is written, and its transaction committed to disk, before anything acts
+on it, so a pulled plug loses nothing that was accepted and never applies a move twice: on start the
+open game is rebuilt by replaying its `action` and `undo` rows.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from rules.core import Action, State
+from rules.registry import new_game
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    started_at REAL NOT NULL,
+    ended_at REAL,
+    scores TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    at REAL NOT NULL,
+    seat INTEGER,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_by_game ON events(game_id, id);
+"""
+
+
+class EventKind(StrEnum):
+    """What a row of the event log records."""
+
+    START = "start"  # a game began (its options and seed are in `games`)
+    ACTION = "action"  # an accepted action or chance outcome: replayed
+    UNDO = "undo"  # actions taken back: replayed ({"count": n})
+    VERDICT = "verdict"  # what the referee said of a settled table
+    ALERT = "alert"  # a change that is no legal move
+    INSTRUCTION = "instruction"  # what players must do on the table
+    INPUT = "input"  # an input change: camera or sensor board lost, back, calibrated
+    END = "end"  # the game ended (its scores)
+
+
+REPLAYED = (EventKind.ACTION, EventKind.UNDO)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One row of the log."""
+
+    id: int
+    game_id: int
+    at: float
+    seat: int | None
+    kind: EventKind
+    data: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.game_id,
+            "at": self.at,
+            "seat": self.seat,
+            "kind": self.kind.value,
+            "data": self.data,
+        }
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game as the log knows it."""
+
+    id: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    started_at: float
+    ended_at: float | None
+    scores: list[float] | None
+
+    @property
+    def is_open(self) -> bool:
+        return self.ended_at is None
+
+
+class StoreError(RuntimeError):
+    """The event log cannot be opened or read (a corrupt file, no space, no permission)."""
+
+
+class EventLog:
+    """The SQLite event log. Use from one thread (the service's event loop)."""
+
+    def __init__(self, path: Path | str, clock: Any = time.time) -> None:
+        self.path = str(path)
+        self.clock = clock
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"event log {self.path}: {error}") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # ---- games
+    def start_game(self, game: str, options: dict[str, Any], seed: int) -> tuple[int, Event]:
+        """A new open game (any game still open is ended first, without scores)."""
+        now = self.clock()
+        with self._transaction() as db:
+            db.execute("UPDATE games SET ended_at = ? WHERE ended_at IS NULL", (now,))
+            cur = db.execute(
+                "INSERT INTO games (game, options, seed, started_at) VALUES (?, ?, ?, ?)",
+                (game, json.dumps(options, sort_keys=True), seed, now),
+            )
+            game_id = int(cur.lastrowid or 0)
+            event = self._insert(db, game_id, None, EventKind.START, {"game": game}, now)
+        return game_id, event
+
+    def end_game(self, game_id: int, scores: Sequence[float], reason: str) -> Event:
+        now = self.clock()
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE games SET ended_at = ?, scores = ? WHERE id = ?",
+                (now, json.dumps(list(scores)), game_id),
+            )
+            return self._insert(
+                db, game_id, None, EventKind.END, {"scores": list(scores), "reason": reason}, now
+            )
+
+    def open_game(self) -> GameRecord | None:
+        row = self.db.execute(
+            "SELECT * FROM games WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        return _record(row) if row else None
+
+    def game(self, game_id: int) -> GameRecord | None:
+        row = self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        return _record(row) if row else None
+
+    def games(self, finished: bool = True) -> list[GameRecord]:
+        where = "ended_at IS NOT NULL" if finished else "1"
+        rows = self.db.execute(f"SELECT * FROM games WHERE {where} ORDER BY id DESC").fetchall()
+        return [_record(r) for r in rows]
+
+    # ---- events
+    def append(self, game_id: int, entries: Sequence[tuple[int | None, EventKind, Any]]) -> list[Event]:
+        """Rows for (seat, kind, data) in one transaction: all are on disk, or none."""
+        now = self.clock()
+        with self._transaction() as db:
+            return [self._insert(db, game_id, seat, kind, data, now) for seat, kind, data in entries]
+
+    def events(self, game_id: int | None = None, after: int = 0, limit: int = 1000) -> list[Event]:
+        if game_id is None:
+            rows = self.db.execute(
+                "SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
+            ).fetchall()
+        else:
+            rows = self.db.execute(
+                "SELECT * FROM events WHERE game_id = ? AND id > ? ORDER BY id LIMIT ?",
+                (game_id, after, limit),
+            ).fetchall()
+        return [_event(r) for r in rows]
+
+    def last_id(self) -> int:
+        row = self.db.execute("SELECT MAX(id) FROM events").fetchone()
+        return int(row[0] or 0)
+
+    def _insert(
+        self,
+        db: sqlite3.Connection,
+        game_id: int,
+        seat: int | None,
+        kind: EventKind,
+        data: Any,
+        at: float,
+    ) -> Event:
+        cur = db.execute(
+            "INSERT INTO events (game_id, at, seat, kind, data) VALUES (?, ?, ?, ?, ?)",
+            (game_id, at, seat, kind.value, json.dumps(data, sort_keys=True)),
+        )
+        return Event(int(cur.lastrowid or 0), game_id, at, seat, kind, data)
+
+    # ---- replay
+    def replay(self, record: GameRecord) -> State:
+        """The game's state: its start, then every action and undo in the log, in order."""
+        state = new_game(record.game, record.options, record.seed)
+        for event in self.events(record.id, limit=1_000_000):
+            if event.kind is EventKind.ACTION:
+                state.apply(event.data["action"])
+            elif event.kind is EventKind.UNDO:
+                for _ in range(int(event.data["count"])):
+                    state.undo()
+        return state
+
+    def record_json(self, game_id: int) -> dict[str, Any]:
+        """The JSON game record: the game, its options and seed, every action; `railtable rules
+        replay FILE` checks it action by action."""
+        record = self.game(game_id)
+        if record is None:
+            raise KeyError(f"no game {game_id}")
+        actions: list[dict[str, Any]] = []
+        for event in self.events(game_id, limit=1_000_000):
+            if event.kind is EventKind.ACTION:
+                actions.append({"seat": event.seat, "action": event.data["action"]})
+            elif event.kind is EventKind.UNDO:
+                del actions[len(actions) - int(event.data["count"]) :]
+        return {
+            "game": record.game,
+            "options": record.options,
+            "seed": record.seed,
+            "started_at": record.started_at,
+            "ended_at": record.ended_at,
+            "scores": record.scores,
+            "actions": actions,
+        }
+
+
+def action_entry(seat: int | None, action: Action) -> tuple[int | None, EventKind, Any]:
+    return (seat, EventKind.ACTION, {"action": action.to_json()})
+
+
+def _record(row: Sequence[Any]) -> GameRecord:
+    return GameRecord(
+        int(row[0]),
+        str(row[1]),
+        json.loads(row[2]),
+        int(row[3]),
+        float(row[4]),
+        None if row[5] is None else float(row[5]),
+        None if row[6] is None else json.loads(row[6]),
+    )
+
+
+def _event(row: Sequence[Any]) -> Event:
+    seat = None if row[3] is None else int(row[3])
+    return Event(int(row[0]), int(row[1]), float(row[2]), seat, EventKind(row[4]), json.loads(row[5]))
