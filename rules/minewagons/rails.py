@@ -1,0 +1,111 @@
+"""Where a wagon or the Rock can get to along connected rails: the squares, its goal, its start.
+
+A moving piece leaves its square by any side its rails reach, enters the next square by the side
+facing it (which needs a rail there), and goes on by any side joined to that one. It stops before
+an obstacle (a wagon, the Rock) and at a dead end; it may stop earlier on any square but the
+centre. Leaving the board by a side (not an end) it comes back in on the same line at the far
+side at once, if the rails and a free square let it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+
+from rules.minewagons.components import SIDES, Board, Colour, Side, Tile
+
+
+class Edge(IntEnum):
+    """What leaving the board by one edge means for the piece that moves."""
+
+    WRAP = 0  # a side: come back in on the same line at the far side
+    GOAL = 1  # the opposite end: the wagon has reached its goal
+    HOME = 2  # the near end: back to the starting area
+    DEAD = 3  # no way on (the Rock at an end)
+
+
+EdgeRules = tuple[Edge, Edge, Edge, Edge]
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Where a piece may end its move: squares, and whether its goal or starting area is open."""
+
+    stops: frozenset[int]
+    goal: bool = False
+    home: bool = False
+
+
+def wagon_edges(board: Board, colour: Colour) -> EdgeRules:
+    home = board.home_edge[colour]
+    rules = [Edge.WRAP] * 4
+    rules[home] = Edge.HOME
+    rules[home.opposite] = Edge.GOAL
+    return rules[0], rules[1], rules[2], rules[3]
+
+
+def rock_edges(board: Board, mover: Colour) -> EdgeRules:
+    """The Rock moves as a wagon of the player who moves it that can leave by neither end."""
+    home = board.home_edge[mover]
+    rules = [Edge.WRAP] * 4
+    rules[home] = Edge.DEAD
+    rules[home.opposite] = Edge.DEAD
+    return rules[0], rules[1], rules[2], rules[3]
+
+
+def passable(board: Board, tiles: Sequence[Tile | None], sq: int, entry: Side) -> int:
+    """Sides a piece coming into `sq` by side `entry` may leave by (0: no rail meets it)."""
+    rails = board.printed.get(sq)
+    if rails is not None:
+        return rails[entry]
+    tile = tiles[sq]
+    if tile is None or not tile.exits & entry.bit:
+        return 0
+    return tile.exits & ~entry.bit
+
+
+def reach(
+    board: Board,
+    tiles: Sequence[Tile | None],
+    occupied: Container[int],
+    origin: int,
+    edges: EdgeRules,
+) -> Reach:
+    """Every stop of a piece on `origin`; `occupied` holds the squares with another piece."""
+    stops: set[int] = set()
+    seen: set[tuple[int, Side]] = set()
+    goal = home = False
+    neighbour, wrap, centre = board.neighbour, board.wrap, board.centre
+    todo: list[tuple[int, int]] = [(origin, board.exits_of(origin, tiles[origin]))]
+    while todo:
+        sq, leave = todo.pop()
+        for side in SIDES:
+            if not leave & side.bit:
+                continue
+            nxt = neighbour[sq][side]
+            if nxt < 0:
+                rule = edges[side]
+                if rule is Edge.GOAL:
+                    goal = True
+                    continue
+                if rule is Edge.HOME:
+                    home = True
+                    continue
+                if rule is Edge.DEAD:
+                    continue
+                nxt = wrap[sq][side]
+            if nxt != origin and nxt in occupied:
+                continue
+            entry = side.opposite
+            if (nxt, entry) in seen:
+                continue
+            onward = passable(board, tiles, nxt, entry)
+            if not onward and board.exits_of(nxt, tiles[nxt]) & entry.bit == 0:
+                continue  # no rail comes to this side: a dead end before the square
+            seen.add((nxt, entry))
+            if nxt != centre:
+                stops.add(nxt)
+            todo.append((nxt, onward))
+    stops.discard(origin)
+    return Reach(frozenset(stops), goal, home)
