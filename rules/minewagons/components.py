@@ -31,6 +31,7 @@ SIDES = (Side.N, Side.E, Side.S, Side.W)
 OPPOSITE_BIT = {s.bit: s.opposite.bit for s in SIDES}
 
 
+@functools.lru_cache(maxsize=256)
 def exits_mask(text: str) -> int:
     """'NES' -> bit mask; ValueError names a letter that is not N, E, S or W."""
     mask = 0
@@ -43,7 +44,10 @@ def exits_mask(text: str) -> int:
 
 def exits_text(mask: int) -> str:
     """Bit mask -> 'NES', always in N, E, S, W order."""
-    return "".join(s.name for s in SIDES if mask & s.bit)
+    return _EXITS_TEXT[mask & 0b1111]
+
+
+_EXITS_TEXT = tuple("".join(s.name for s in SIDES if mask & s.bit) for mask in range(16))
 
 
 def turn_clockwise(mask: int, quarter_turns: int = 1) -> int:
@@ -137,6 +141,8 @@ class Board:
     box_wagons: dict[Colour, int]
     box_tiles: dict[Colour, dict[Shape, int]]
     setups: dict[int, Setup]
+    first_lines: dict[Colour, tuple[int, ...]]
+    tile_squares: tuple[int, ...]  # every square but the printed ones
 
     def square(self, name: str) -> int:
         """Index of a square name such as 'D4'; ValueError names a square not on the board."""
@@ -157,8 +163,7 @@ class Board:
 
     def first_line(self, colour: Colour) -> tuple[int, ...]:
         """The line of squares closest to a colour's starting area: its entering line."""
-        side = self.home_edge[colour]
-        return tuple(sq for sq in range(len(self.names)) if self.neighbour[sq][side] < 0)
+        return self.first_lines[colour]
 
 
 @functools.cache
@@ -206,6 +211,11 @@ def board_from_data(data: dict[str, Any]) -> Board:
             far.append(((r % size) * size + c % size) if near[-1] < 0 else -1)
         neighbour.append((near[0], near[1], near[2], near[3]))
         wrap.append((far[0], far[1], far[2], far[3]))
+    home_edge = {Colour(c): Side("NESW".index(s)) for c, s in data["home_edge"].items()}
+    first_lines = {
+        colour: tuple(sq for sq in range(size * size) if neighbour[sq][side] < 0)
+        for colour, side in home_edge.items()
+    }
     box = data["box"]
     setups = {
         int(n): Setup(
@@ -223,10 +233,12 @@ def board_from_data(data: dict[str, Any]) -> Board:
         printed={sq(name): _rails(pairs) for name, pairs in data["printed"].items()},
         neighbour=tuple(neighbour),
         wrap=tuple(wrap),
-        home_edge={Colour(c): Side("NESW".index(s)) for c, s in data["home_edge"].items()},
+        home_edge=home_edge,
         box_wagons={Colour(c): int(n) for c, n in box["wagons"].items()},
         box_tiles={Colour(c): _counts(t) for c, t in box["tiles"].items()},
         setups=setups,
+        first_lines=first_lines,
+        tile_squares=tuple(i for i in range(size * size) if names[i] not in data["printed"]),
     )
     _check(board)
     return board

@@ -61,6 +61,9 @@ class Now:
         self.pos = pos
         self._reach: dict[int, Reach] = {}
         self._wagon_action: bool | None = None
+        self.occupied = set(pos.wagons)
+        if pos.rock is not None:
+            self.occupied.add(pos.rock)
 
     @property
     def colour(self) -> Colour:
@@ -84,8 +87,7 @@ class Now:
                 edges = rock_edges(self.board, self.colour)
             else:
                 edges = wagon_edges(self.board, self.colour)
-            occupied = pos.wagons.keys() | ({pos.rock} if pos.rock is not None else set())
-            found = self._reach[sq] = reach(self.board, pos.tiles, occupied, sq, edges)
+            found = self._reach[sq] = reach(self.board, pos.tiles, self.occupied, sq, edges)
         return found
 
     def own_free_wagons(self) -> list[int]:
@@ -145,8 +147,8 @@ _PHASE_WORDS = {
 
 
 def green_squares(now: Now) -> list[int]:
-    board, tiles = now.board, now.pos.tiles
-    return [sq for sq in range(len(tiles)) if tiles[sq] is None and sq not in board.printed]
+    tiles = now.pos.tiles
+    return [sq for sq in now.board.tile_squares if tiles[sq] is None]
 
 
 def chance_lay_green(now: Now) -> list[tuple[Action, float]]:
@@ -192,9 +194,14 @@ def _placing_squares(now: Now) -> tuple[list[int], bool]:
 
 def legal_place_tile(now: Now) -> list[Action]:
     left = now.pos.to_place[now.pos.seat]
-    masks = [m for shape in SHAPES if left.get(shape, 0) for m in shape_exits(shape)]
+    shapes = tuple(shape for shape in SHAPES if left.get(shape, 0))
     squares, _ = _placing_squares(now)
-    return [place_tile(now.name(sq), exits_text(m)) for sq in squares for m in masks]
+    return [a for sq in squares for a in _placements(now.name(sq), shapes)]
+
+
+@functools.cache
+def _placements(name: str, shapes: tuple[Shape, ...]) -> tuple[Action, ...]:
+    return tuple(place_tile(name, exits_text(m)) for shape in shapes for m in shape_exits(shape))
 
 
 def why_not_place_tile(now: Now, action: PlaceTile) -> Why:
@@ -291,12 +298,12 @@ def entering_squares(now: Now) -> list[int]:
     """Free squares of the first line whose rails reach the player's starting area."""
     if now.wagons_to_enter() <= 0:
         return []
-    board, pos = now.board, now.pos
+    board, tiles, occupied = now.board, now.pos.tiles, now.occupied
     home = board.home_edge[now.colour].bit
     return [
         sq
         for sq in board.first_line(now.colour)
-        if board.exits_of(sq, pos.tiles[sq]) & home and not pos.occupied(sq)
+        if sq not in occupied and board.exits_of(sq, tiles[sq]) & home
     ]
 
 
@@ -348,12 +355,13 @@ def _why_not_own_wagon(now: Now, name: str) -> tuple[int | None, Why]:
 
 def legal_move(now: Now) -> list[Action]:
     out: list[Action] = []
+    names = now.board.names
     for sq in now.own_free_wagons():
         found = now.reach(sq)
-        start = now.name(sq)
+        start = names[sq]
         if found.goal:
             out.append(move_wagon(start, GOAL))
-        out.extend(move_wagon(start, now.name(to)) for to in sorted(found.stops))
+        out.extend([move_wagon(start, names[to]) for to in sorted(found.stops)])
     return out
 
 
@@ -404,21 +412,23 @@ def _may_rotate_now(now: Now) -> Why:
 def legal_rotate(now: Now) -> list[Action]:
     if _may_rotate_now(now):
         return []
-    pos, colour = now.pos, now.colour
+    pos, colour, names = now.pos, now.colour, now.board.names
     out: list[Action] = []
-    for sq, tile in enumerate(pos.tiles):
-        if (
-            tile is None
-            or tile.shape is None
-            or (tile.colour is not Colour.GREEN and tile.colour is not colour)
-            or sq in pos.rotated
-            or pos.occupied(sq)
-        ):
+    tiles, busy = pos.tiles, now.occupied | pos.rotated
+    green = Colour.GREEN
+    for sq in now.board.tile_squares:
+        tile = tiles[sq]
+        if tile is None or tile.shape is None or sq in busy:
             continue
-        name = now.name(sq)
-        out.extend(rotate_tile(name, exits_text(m)) for m in shape_exits(tile.shape))
-        out.remove(rotate_tile(name, exits_text(tile.exits)))
+        if tile.colour is green or tile.colour is colour:
+            out.extend(_rotations(names[sq], tile.shape, tile.exits))
     return out
+
+
+@functools.cache
+def _rotations(name: str, shape: Shape, exits: int) -> tuple[Action, ...]:
+    """Every way to turn the tile on `name` that changes where its rails lead."""
+    return tuple(rotate_tile(name, exits_text(m)) for m in shape_exits(shape) if m != exits)
 
 
 def why_not_rotate(now: Now, action: RotateTile) -> Why:

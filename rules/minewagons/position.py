@@ -72,15 +72,30 @@ class Position:
         self.end_reason = ""
 
     def copy(self) -> Position:
+        """An independent copy (the containers copied, their frozen values shared)."""
         other = Position.__new__(Position)
-        for name in Position.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.tiles = list(self.tiles)
-        other.wagons = dict(self.wagons)
-        other.start = list(self.start)
-        other.goal = list(self.goal)
-        other.to_place = [dict(d) for d in self.to_place]
+        other.actions_left = self.actions_left
+        other.end_reason = self.end_reason
         other.face_down = dict(self.face_down)
+        other.goal = list(self.goal)
+        other.green_to_lay = self.green_to_lay
+        other.pending = self.pending
+        other.phase = self.phase
+        other.quiet_turns = self.quiet_turns
+        other.returned = self.returned
+        other.rock = self.rock
+        other.rock_moved = self.rock_moved
+        other.rotated = self.rotated
+        other.scored = self.scored
+        other.seat = self.seat
+        other.start = list(self.start)
+        other.tiles = list(self.tiles)
+        other.to_place = [dict(d) for d in self.to_place]
+        other.turn = self.turn
+        other.used = self.used
+        other.wagon_used = self.wagon_used
+        other.wagons = dict(self.wagons)
+        other.winners = self.winners
         return other
 
     def occupied(self, sq: int) -> bool:

@@ -13,7 +13,7 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
-from rules.minewagons.components import SIDES, Board, Colour, Side, Tile
+from rules.minewagons.components import Board, Colour, Side, Tile
 
 
 class Edge(IntEnum):
@@ -65,6 +65,10 @@ def passable(board: Board, tiles: Sequence[Tile | None], sq: int, entry: Side) -
     return tile.exits & ~entry.bit
 
 
+_BIT = (1, 2, 4, 8)
+_OPPOSITE = (2, 3, 0, 1)
+
+
 def reach(
     board: Board,
     tiles: Sequence[Tile | None],
@@ -72,38 +76,52 @@ def reach(
     origin: int,
     edges: EdgeRules,
 ) -> Reach:
-    """Every stop of a piece on `origin`; `occupied` holds the squares with another piece."""
+    """Every stop of a piece on `origin`; `occupied` holds the squares with another piece.
+
+    Plain ints inside (sides 0-3, their bits 1, 2, 4, 8): this runs for every wagon at every
+    step of a random game.
+    """
     stops: set[int] = set()
-    seen: set[tuple[int, Side]] = set()
+    seen: set[int] = set()  # square * 4 + side entered by
     goal = home = False
-    neighbour, wrap, centre = board.neighbour, board.wrap, board.centre
+    neighbour, wrap, centre, printed = board.neighbour, board.wrap, board.centre, board.printed
     todo: list[tuple[int, int]] = [(origin, board.exits_of(origin, tiles[origin]))]
     while todo:
         sq, leave = todo.pop()
-        for side in SIDES:
-            if not leave & side.bit:
+        for side in (0, 1, 2, 3):
+            if not leave & _BIT[side]:
                 continue
             nxt = neighbour[sq][side]
             if nxt < 0:
                 rule = edges[side]
-                if rule is Edge.GOAL:
+                if rule is Edge.WRAP:
+                    nxt = wrap[sq][side]
+                elif rule is Edge.GOAL:
                     goal = True
                     continue
-                if rule is Edge.HOME:
+                elif rule is Edge.HOME:
                     home = True
                     continue
-                if rule is Edge.DEAD:
+                else:
                     continue
-                nxt = wrap[sq][side]
             if nxt != origin and nxt in occupied:
+                continue  # an obstacle: the move ends before it
+            entry = _OPPOSITE[side]
+            key = nxt * 4 + entry
+            if key in seen:
                 continue
-            entry = side.opposite
-            if (nxt, entry) in seen:
-                continue
-            onward = passable(board, tiles, nxt, entry)
-            if not onward and board.exits_of(nxt, tiles[nxt]) & entry.bit == 0:
-                continue  # no rail comes to this side: a dead end before the square
-            seen.add((nxt, entry))
+            rails = printed.get(nxt)
+            if rails is not None:
+                onward = rails[entry]
+                if not onward:
+                    continue  # no rail meets this side: a dead end
+            else:
+                tile = tiles[nxt]
+                exits = tile.exits if tile is not None else 0
+                if not exits & _BIT[entry]:
+                    continue  # no rail meets this side: a dead end
+                onward = exits & ~_BIT[entry]
+            seen.add(key)
             if nxt != centre:
                 stops.add(nxt)
             todo.append((nxt, onward))

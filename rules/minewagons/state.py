@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, Self
 
@@ -20,6 +21,7 @@ from rules.minewagons.actions import (
     RotateTile,
     TurnUp,
 )
+from rules.minewagons.checks import broken_invariants
 from rules.minewagons.components import Board, Colour, Setup, exits_mask, exits_text, load_board
 from rules.minewagons.legality import Now
 from rules.minewagons.position import Phase, Position
@@ -99,20 +101,7 @@ class MineWagons(State):
 
     def normalise(self, action: Action) -> Action:
         """Squares upper-case, exits in N, E, S, W order: the one form legal_actions uses."""
-        if isinstance(action, MoveWagon):
-            to = GOAL if action.to.lower() == GOAL else action.to.upper()
-            return MoveWagon(action.start.upper(), to)
-        if isinstance(action, RotateTile | PlaceTile):
-            return type(action)(action.square.upper(), _exits(action.exits))
-        if isinstance(action, OrientTile):
-            return OrientTile(_exits(action.exits))
-        if isinstance(action, EnterWagon | LayGreen | TurnUp):
-            return type(action)(action.square.upper())
-        if isinstance(action, ReturnWagon):
-            return ReturnWagon(action.start.upper())
-        if isinstance(action, MoveRock):
-            return MoveRock(action.to.upper())
-        return action
+        return _canonical(action)
 
     def _apply(self, action: Action) -> None:
         self._now = None
@@ -145,8 +134,6 @@ class MineWagons(State):
         return codec.view_json(self.to_json(), self.current_player)
 
     def invariants(self) -> list[str]:
-        from rules.minewagons.checks import broken_invariants
-
         return broken_invariants(self.board, self.setup, self.pos)
 
 
@@ -155,3 +142,22 @@ def _exits(text: str) -> str:
         return exits_text(exits_mask(text))
     except ValueError:
         return text  # legality names the bad letter
+
+
+@functools.lru_cache(maxsize=4096)
+def _canonical(action: Action) -> Action:
+    """Squares upper-case, exits in N, E, S, W order (remembered: actions repeat)."""
+    if isinstance(action, MoveWagon):
+        to = GOAL if action.to.lower() == GOAL else action.to.upper()
+        return MoveWagon(action.start.upper(), to)
+    if isinstance(action, RotateTile | PlaceTile):
+        return type(action)(action.square.upper(), _exits(action.exits))
+    if isinstance(action, OrientTile):
+        return OrientTile(_exits(action.exits))
+    if isinstance(action, EnterWagon | LayGreen | TurnUp):
+        return type(action)(action.square.upper())
+    if isinstance(action, ReturnWagon):
+        return ReturnWagon(action.start.upper())
+    if isinstance(action, MoveRock):
+        return MoveRock(action.to.upper())
+    return action
