@@ -1,11 +1,18 @@
 """The dwarf mine-wagon race (seed 004, untitled): wagons across a maze of turning platforms."""
 
-from rules.core import GameInfo
+from collections.abc import Iterable
+
+from rules.core import Action, GameInfo
+from rules.minewagons import legality
 from rules.minewagons.state import GAME, OPTIONS, MineWagons
 
 
 def _start(options: dict[str, object], seed: int) -> MineWagons:
     return MineWagons(options, seed)
+
+
+def _candidates(state: MineWagons) -> Iterable[Action]:
+    return legality.candidates(state.now)
 
 
 GAME_INFO = GameInfo(
@@ -16,6 +23,7 @@ GAME_INFO = GameInfo(
     options=OPTIONS,
     start=_start,
     state_class=MineWagons,
+    candidates=_candidates,
 )
 
 __all__ = ["GAME_INFO", "OPTIONS", "MineWagons"]

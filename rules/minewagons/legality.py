@@ -559,3 +559,23 @@ def why_not(now: Now, action: Action) -> Why:
     if isinstance(action, OrientTile):
         return why_not_orient(now, action)
     return f"{action.TYPE!r} is not an action of this game"
+
+
+def candidates(now: Now) -> list[Action]:
+    """Every action the JSON can spell near this position, legal or not (for conformance)."""
+    names = now.board.names
+    masks = [m for shape in SHAPES for m in shape_exits(shape)] + [0b1111, 0b0001]
+    exits = [exits_text(m) for m in masks]
+    pos = now.pos
+    pieces = sorted(pos.wagons) + ([pos.rock] if pos.rock is not None else [])
+    out: list[Action] = [END_TURN, *(reveal_tile(s) for s in SHAPES)]
+    out.extend(orient_tile(e) for e in exits)
+    for name in names:
+        out.extend((lay_green(name), turn_up(name), enter_wagon(name), move_rock(name)))
+        out.extend(place_tile(name, e) for e in exits)
+        out.extend(rotate_tile(name, e) for e in exits)
+    for sq in pieces:
+        out.append(return_wagon(names[sq]))
+        out.append(move_wagon(names[sq], GOAL))
+        out.extend(move_wagon(names[sq], to) for to in names)
+    return out
