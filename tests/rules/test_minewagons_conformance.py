@@ -1,4 +1,4 @@
-"""Seeded random mine-wagon races, checked at every step against the interface and the race's laws."""
+"""Seeded random mine-wagon races, checked at every step against the interface and the laws."""
 
 from __future__ import annotations
 
