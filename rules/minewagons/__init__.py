@@ -3,7 +3,7 @@
 from collections.abc import Iterable
 
 from rules.core import Action, GameInfo
-from rules.minewagons import legality
+from rules.minewagons import legality, physical
 from rules.minewagons.state import GAME, OPTIONS, MineWagons
 
 
@@ -23,6 +23,9 @@ GAME_INFO = GameInfo(
     options=OPTIONS,
     start=_start,
     state_class=MineWagons,
+    layout=physical.layout,
+    catalogue=physical.catalogue,
+    expected_table=physical.expected_table,
     candidates=_candidates,
 )
 
