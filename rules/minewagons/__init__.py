@@ -4,6 +4,7 @@ from collections.abc import Iterable
 
 from rules.core import Action, GameInfo
 from rules.minewagons import legality, physical
+from rules.minewagons.bot import bot_action
 from rules.minewagons.state import GAME, OPTIONS, MineWagons
 
 
@@ -23,6 +24,7 @@ GAME_INFO = GameInfo(
     options=OPTIONS,
     start=_start,
     state_class=MineWagons,
+    bot=bot_action,
     layout=physical.layout,
     catalogue=physical.catalogue,
     expected_table=physical.expected_table,
