@@ -562,20 +562,32 @@ def why_not(now: Now, action: Action) -> Why:
 
 
 def candidates(now: Now) -> list[Action]:
-    """Every action the JSON can spell near this position, legal or not (for conformance)."""
-    names = now.board.names
-    masks = [m for shape in SHAPES for m in shape_exits(shape)] + [0b1111, 0b0001]
-    exits = [exits_text(m) for m in masks]
-    pos = now.pos
-    pieces = sorted(pos.wagons) + ([pos.rock] if pos.rock is not None else [])
+    """The actions the JSON can spell near this position, legal or not (for conformance).
+
+    Every square for the one-square actions; every shape and orientation (and two shapes no
+    platform has) where tiles are set or turned now; each piece's moves to its own row and column,
+    to where it can stop and to its goal.
+    """
+    board, pos = now.board, now.pos
+    names = board.names
+    exits = [exits_text(m) for shape in SHAPES for m in shape_exits(shape)] + ["NESW", "N"]
     out: list[Action] = [END_TURN, *(reveal_tile(s) for s in SHAPES)]
     out.extend(orient_tile(e) for e in exits)
-    for name in names:
+    setting = range(len(names)) if pos.phase is Phase.PLACE_TILES else (0, 1, 3, 24, 48)
+    turning = range(len(names)) if pos.phase is Phase.PLAY else (0, 1, 3, 24, 48)
+    for sq, name in enumerate(names):
         out.extend((lay_green(name), turn_up(name), enter_wagon(name), move_rock(name)))
-        out.extend(place_tile(name, e) for e in exits)
-        out.extend(rotate_tile(name, e) for e in exits)
+        if sq in setting:
+            out.extend(place_tile(name, e) for e in exits)
+        if sq in turning:
+            out.extend(rotate_tile(name, e) for e in exits)
+    pieces = sorted(pos.wagons) + ([pos.rock] if pos.rock is not None else [])
     for sq in pieces:
+        row, col = divmod(sq, board.size)
+        near = {to for to in range(len(names)) if to // board.size == row or to % board.size == col}
+        if pos.wagons.get(sq) is now.colour or sq == pos.rock:
+            near |= now.reach(sq).stops
         out.append(return_wagon(names[sq]))
         out.append(move_wagon(names[sq], GOAL))
-        out.extend(move_wagon(names[sq], to) for to in names)
+        out.extend(move_wagon(names[sq], names[to]) for to in sorted(near))
     return out

@@ -67,6 +67,7 @@ def passable(board: Board, tiles: Sequence[Tile | None], sq: int, entry: Side) -
 
 _BIT = (1, 2, 4, 8)
 _OPPOSITE = (2, 3, 0, 1)
+_SIDES_OF = tuple(tuple(side for side in range(4) if mask >> side & 1) for mask in range(16))
 
 
 def reach(
@@ -82,16 +83,15 @@ def reach(
     step of a random game.
     """
     stops: set[int] = set()
-    seen: set[int] = set()  # square * 4 + side entered by
+    seen = bytearray(len(tiles) * 4)  # square * 4 + the side it was entered by
     goal = home = False
     neighbour, wrap, centre, printed = board.neighbour, board.wrap, board.centre, board.printed
     todo: list[tuple[int, int]] = [(origin, board.exits_of(origin, tiles[origin]))]
     while todo:
         sq, leave = todo.pop()
-        for side in (0, 1, 2, 3):
-            if not leave & _BIT[side]:
-                continue
-            nxt = neighbour[sq][side]
+        near = neighbour[sq]
+        for side in _SIDES_OF[leave]:
+            nxt = near[side]
             if nxt < 0:
                 rule = edges[side]
                 if rule is Edge.WRAP:
@@ -104,11 +104,11 @@ def reach(
                     continue
                 else:
                     continue
-            if nxt != origin and nxt in occupied:
+            if nxt in occupied and nxt != origin:
                 continue  # an obstacle: the move ends before it
             entry = _OPPOSITE[side]
             key = nxt * 4 + entry
-            if key in seen:
+            if seen[key]:
                 continue
             rails = printed.get(nxt)
             if rails is not None:
@@ -121,7 +121,7 @@ def reach(
                 if not exits & _BIT[entry]:
                     continue  # no rail meets this side: a dead end
                 onward = exits & ~_BIT[entry]
-            seen.add(key)
+            seen[key] = 1
             if nxt != centre:
                 stops.add(nxt)
             todo.append((nxt, onward))
