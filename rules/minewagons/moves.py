@@ -147,7 +147,8 @@ def end_turn(now: Now, stall_rounds: int) -> None:
         best = max(pos.goal)
         pos.phase = Phase.OVER
         pos.winners = tuple(s for s in range(players) if pos.goal[s] == best)
-        pos.end_reason = f"{stall_rounds} rounds in a row without a wagon beyond its end"
+        rounds = f"{stall_rounds} round{'s' if stall_rounds != 1 else ''}"
+        pos.end_reason = f"{rounds} in a row without a wagon beyond its end"
         return
     pos.seat = (pos.seat + 1) % players
     pos.turn += 1

@@ -6,7 +6,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any, Self
 
-from rules.core import CHANCE, Action, IllegalAction, JsonDict, Option, State
+from rules.core import CHANCE, Action, BadOptions, IllegalAction, JsonDict, Option, State
 from rules.minewagons import codec, legality, moves
 from rules.minewagons.actions import (
     CODEC,
@@ -55,7 +55,7 @@ class MineWagons(State):
         self.setup: Setup = self.board.setups[players]
         self.stall_rounds = int(self.options.get("stall_rounds", 10))
         if self.stall_rounds < 0:
-            raise ValueError(f"option 'stall_rounds' must be 0 or more, not {self.stall_rounds}")
+            raise BadOptions(f"option 'stall_rounds' must be 0 or more, not {self.stall_rounds}")
         self.pos = position if position is not None else self._fresh(players)
         self._now: Now | None = None
 

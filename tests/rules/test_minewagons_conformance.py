@@ -9,9 +9,8 @@ import random
 import pytest
 
 import rules
-from rules.core import CHANCE, IllegalAction
+from rules.core import CHANCE, BadOptions, IllegalAction
 from rules.minewagons import GAME_INFO, MineWagons
-from rules.minewagons.components import Colour
 from rules.playout import Policy, choose
 
 MAX_STEPS = 3000  # the stall rule ends a default game well before this
@@ -112,11 +111,13 @@ def test_a_view_shows_neither_the_seed_nor_what_lies_face_down() -> None:
         assert len(face_down) == 18 and all(set(t) == {"colour", "face_down"} for t in face_down)
 
 
-def test_a_game_ends_by_the_stall_rule_only_when_asked() -> None:
+def test_a_quiet_race_ends_after_stall_rounds_and_a_negative_limit_is_refused() -> None:
     state = rules.new_game("minewagons", {"players": 2, "stall_rounds": 1}, 4)
     rng = random.Random(4)
     while not state.is_over:
         state.apply(choose(state, rng))
     data = state.to_json()
-    assert "rounds in a row" in data["end_reason"] or max(state.scores()) == 4
-    assert Colour.RED.value == data["players"][0]["colour"]
+    assert data["end_reason"] == "1 round in a row without a wagon beyond its end"
+    assert data["winners"] == [s for s in (0, 1) if state.scores()[s] == max(state.scores())]
+    with pytest.raises(BadOptions, match="stall_rounds"):
+        rules.new_game("minewagons", {"stall_rounds": -1}, 1)
