@@ -61,6 +61,8 @@ class Now:
         self.pos = pos
         self._reach: dict[int, Reach] = {}
         self._wagon_action: bool | None = None
+        self._free: list[int] | None = None
+        self._entering: list[int] | None = None
         self.occupied = set(pos.wagons)
         if pos.rock is not None:
             self.occupied.add(pos.rock)
@@ -92,15 +94,25 @@ class Now:
 
     def own_free_wagons(self) -> list[int]:
         """Squares of the player's wagons not yet used this turn."""
-        colour, used = self.colour, self.pos.used
-        return sorted(sq for sq, c in self.pos.wagons.items() if c is colour and sq not in used)
+        if self._free is None:
+            colour, used = self.colour, self.pos.used
+            self._free = sorted(
+                sq for sq, c in self.pos.wagons.items() if c is colour and sq not in used
+            )
+        return self._free
+
+    def entering_squares(self) -> list[int]:
+        """Free squares of the first line whose rails reach the player's starting area."""
+        if self._entering is None:
+            self._entering = _entering_squares(self)
+        return self._entering
 
     def wagons_to_enter(self) -> int:
         return self.pos.start[self.pos.seat] - self.pos.returned
 
     def can_use_a_wagon(self) -> bool:
         if self._wagon_action is None:
-            self._wagon_action = bool(entering_squares(self)) or any(
+            self._wagon_action = bool(self.entering_squares()) or any(
                 self.reach(sq).stops or self.reach(sq).goal or self.reach(sq).home
                 for sq in self.own_free_wagons()
             )
@@ -294,8 +306,7 @@ def why_not_orient(now: Now, action: OrientTile) -> Why:
 # ---- the race
 
 
-def entering_squares(now: Now) -> list[int]:
-    """Free squares of the first line whose rails reach the player's starting area."""
+def _entering_squares(now: Now) -> list[int]:
     if now.wagons_to_enter() <= 0:
         return []
     board, tiles, occupied = now.board, now.pos.tiles, now.occupied
@@ -316,7 +327,7 @@ def _why_not_action(now: Now) -> Why:
 
 
 def legal_enter(now: Now) -> list[Action]:
-    return [enter_wagon(now.name(sq)) for sq in entering_squares(now)]
+    return [enter_wagon(now.name(sq)) for sq in now.entering_squares()]
 
 
 def why_not_enter(now: Now, action: EnterWagon) -> Why:
