@@ -113,14 +113,13 @@ VIEW_KEYS = (
     "winners",
     "end_reason",
     "scores",
+    "current_player",
 )
 
 
-def view_json(full: JsonDict, current_player: int | None) -> JsonDict:
+def view_json(full: JsonDict) -> JsonDict:
+    """What any seat may see of `state_json` output, built from the allow-list above."""
     out = {key: full[key] for key in VIEW_KEYS}
-    out["game"] = full["game"]
-    out["options"] = full["options"]
-    out["current_player"] = current_player
     out["green"] = {
         "to_lay": full["green"]["to_lay"],
         "face_down": sum(full["green"]["face_down"].values()),

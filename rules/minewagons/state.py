@@ -131,7 +131,12 @@ class MineWagons(State):
         return cls(options, seed, codec.position_from_json(board, data))
 
     def view(self, seat: int | None) -> JsonDict:
-        return codec.view_json(self.to_json(), self.current_player)
+        """What `seat` may see: the game, its options and the allow-listed state; never the seed."""
+        return {"game": self.GAME, "options": dict(self.options), **self._view_json(seat)}
+
+    def _view_json(self, seat: int | None) -> JsonDict:
+        """Every seat sees the same: nobody knows what lies under a face-down tile."""
+        return codec.view_json(self._state_json())
 
     def invariants(self) -> list[str]:
         return broken_invariants(self.board, self.setup, self.pos)
