@@ -1,4 +1,5 @@
-"""A plausible mine-wagon racer: wagons home first, then the longest step towards the far end."""
+"""A plausible mine-wagon racer: it looks one action ahead and keeps the one that leaves its wagons
+furthest along, with the most road open in front of them."""
 
 from __future__ import annotations
 
@@ -6,8 +7,13 @@ import random
 from typing import Any
 
 from rules.core import Action
-from rules.minewagons.actions import GOAL, EnterWagon, MoveWagon, RotateTile
+from rules.minewagons.actions import GOAL, EndTurn, MoveWagon
 from rules.minewagons.components import Board, Colour, Side
+from rules.minewagons.position import Phase, Position
+from rules.minewagons.rails import reach, wagon_edges
+
+ACROSS = 10.0  # a wagon beyond the far end is worth more than any square on the board
+OPEN_ROAD = 0.5  # how much the best next move of a wagon counts, besides where it stands
 
 
 def progress(board: Board, colour: Colour, sq: int) -> int:
@@ -19,33 +25,52 @@ def progress(board: Board, colour: Colour, sq: int) -> int:
     ]
 
 
+def standing(board: Board, pos: Position, seat: int, colour: Colour) -> float:
+    """How well `colour` stands: wagons across, wagons on the board by how far they have come,
+    and for each the furthest it could get with one more move."""
+    score = ACROSS * pos.goal[seat]
+    occupied = set(pos.wagons)
+    if pos.rock is not None:
+        occupied.add(pos.rock)
+    edges = wagon_edges(board, colour)
+    for sq, owner in pos.wagons.items():
+        if owner is not colour:
+            continue
+        here = progress(board, colour, sq)
+        score += 1 + here
+        found = reach(board, pos.tiles, occupied, sq, edges)
+        best = (
+            board.size
+            if found.goal
+            else max((progress(board, colour, to) for to in found.stops), default=here)
+        )
+        score += OPEN_ROAD * max(0, best - here)
+    return score
+
+
 def bot_action(state: Any, rng: random.Random) -> Action:
-    """Take a wagon across if one can go; else the longest step forward; else enter; else turn."""
+    """During the setup a random choice; in the race a wagon across whenever one can go, else
+    the action (tried and taken back) after which the player stands best, ties by chance."""
     actions: list[Action] = state.legal_actions()
-    if state.pos.phase.value != "play":
+    if state.pos.phase is not Phase.PLAY:
         return rng.choice(actions)
-    board: Board = state.board
-    colour = state.colour(state.pos.seat)
-    best: list[Action] = []
-    gain = 0
     for action in actions:
-        if isinstance(action, MoveWagon):
-            if action.to == GOAL:
-                return action
-            step = progress(board, colour, board.square(action.to)) - progress(
-                board, colour, board.square(action.start)
-            )
-            if step > gain:
-                best, gain = [action], step
-            elif step == gain and step > 0:
-                best.append(action)
-    if best:
-        return rng.choice(best)
-    enter = [a for a in actions if isinstance(a, EnterWagon)]
-    if enter:
-        return rng.choice(enter)
-    turns = [a for a in actions if isinstance(a, RotateTile)]
-    if turns and rng.random() < 0.7:
-        return rng.choice(turns)
-    others = [a for a in actions if not isinstance(a, RotateTile)]
-    return rng.choice(others or actions)
+        if isinstance(action, MoveWagon) and action.to == GOAL:
+            return action
+    board: Board = state.board
+    seat: int = state.pos.seat
+    colour = state.colour(seat)
+    now = standing(board, state.pos, seat, colour)
+    best: list[Action] = []
+    best_score = float("-inf")
+    for action in actions:
+        state.apply(action)
+        score = standing(board, state.pos, seat, colour)
+        state.undo()
+        if isinstance(action, EndTurn):
+            score = now + 0.1  # stop when nothing else helps
+        if score > best_score:
+            best, best_score = [action], score
+        elif score == best_score:
+            best.append(action)
+    return rng.choice(best)
