@@ -28,7 +28,6 @@ class Side(IntEnum):
 
 
 SIDES = (Side.N, Side.E, Side.S, Side.W)
-OPPOSITE_BIT = {s.bit: s.opposite.bit for s in SIDES}
 
 
 @functools.lru_cache(maxsize=256)

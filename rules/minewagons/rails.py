@@ -13,7 +13,7 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
-from rules.minewagons.components import Board, Colour, Side, Tile
+from rules.minewagons.components import Board, Colour, Tile
 
 
 class Edge(IntEnum):
@@ -52,17 +52,6 @@ def rock_edges(board: Board, mover: Colour) -> EdgeRules:
     rules[home] = Edge.DEAD
     rules[home.opposite] = Edge.DEAD
     return rules[0], rules[1], rules[2], rules[3]
-
-
-def passable(board: Board, tiles: Sequence[Tile | None], sq: int, entry: Side) -> int:
-    """Sides a piece coming into `sq` by side `entry` may leave by (0: no rail meets it)."""
-    rails = board.printed.get(sq)
-    if rails is not None:
-        return rails[entry]
-    tile = tiles[sq]
-    if tile is None or not tile.exits & entry.bit:
-        return 0
-    return tile.exits & ~entry.bit
 
 
 _BIT = (1, 2, 4, 8)
