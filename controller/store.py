@@ -171,11 +171,15 @@ class EventLog:
         return [_record(r) for r in rows]
 
     # ---- events
-    def append(self, game_id: int, entries: Sequence[tuple[int | None, EventKind, Any]]) -> list[Event]:
+    def append(
+        self, game_id: int, entries: Sequence[tuple[int | None, EventKind, Any]]
+    ) -> list[Event]:
         """Rows for (seat, kind, data) in one transaction: all are on disk, or none."""
         now = self.clock()
         with self._transaction() as db:
-            return [self._insert(db, game_id, seat, kind, data, now) for seat, kind, data in entries]
+            return [
+                self._insert(db, game_id, seat, kind, data, now) for seat, kind, data in entries
+            ]
 
     def events(self, game_id: int | None = None, after: int = 0, limit: int = 1000) -> list[Event]:
         if game_id is None:
@@ -261,4 +265,6 @@ def _record(row: Sequence[Any]) -> GameRecord:
 
 def _event(row: Sequence[Any]) -> Event:
     seat = None if row[3] is None else int(row[3])
-    return Event(int(row[0]), int(row[1]), float(row[2]), seat, EventKind(row[4]), json.loads(row[5]))
+    return Event(
+        int(row[0]), int(row[1]), float(row[2]), seat, EventKind(row[4]), json.loads(row[5])
+    )

@@ -1,0 +1,142 @@
+"""The mine-wagon race's actions and chance outcomes, each a small frozen value with its JSON form.
+
+Wagons of one colour are identical, so a wagon is named by the square it stands on. Squares are
+A1..G7; exits are letters from N, E, S, W ("NE", "NS", "NES").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rules.core import Action, ActionCodec, Visibility
+from rules.minewagons.components import Shape
+
+GOAL = "goal"
+"""`move_wagon.to` for a wagon leaving the board by its opposite end."""
+
+
+# ---- setup
+
+
+@dataclass(frozen=True)
+class LayGreen(Action):
+    """Chance: the next green tile is laid face down on `square` (setup step 1)."""
+
+    TYPE: ClassVar[str] = "lay_green"
+    CHANCE_OUTCOME: ClassVar[bool] = True
+    VISIBILITY: ClassVar[Visibility] = Visibility.TABLE  # the tile's back carries a marker
+    square: str
+
+
+@dataclass(frozen=True)
+class PlaceTile(Action):
+    """A player sets one tile of her colour, face up, with these exits (setup step 2)."""
+
+    TYPE: ClassVar[str] = "place_tile"
+    VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
+    square: str
+    exits: str
+
+
+@dataclass(frozen=True)
+class TurnUp(Action):
+    """A player picks the face-down green tile to turn face up (setup step 3)."""
+
+    TYPE: ClassVar[str] = "turn_up"
+    VISIBILITY: ClassVar[Visibility] = Visibility.IMPLIED  # the face that follows shows it
+    square: str
+
+
+@dataclass(frozen=True)
+class RevealTile(Action):
+    """Chance: the shape on the face of the green tile being turned up."""
+
+    TYPE: ClassVar[str] = "reveal_tile"
+    CHANCE_OUTCOME: ClassVar[bool] = True
+    VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
+    shape: Shape
+
+
+@dataclass(frozen=True)
+class OrientTile(Action):
+    """The player lays the green tile she turned up with the rails she prefers."""
+
+    TYPE: ClassVar[str] = "orient_tile"
+    VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
+    exits: str
+
+
+# ---- a turn
+
+
+@dataclass(frozen=True)
+class EnterWagon(Action):
+    """Set a wagon from the starting area on an entering square of the first line."""
+
+    TYPE: ClassVar[str] = "enter_wagon"
+    VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
+    square: str
+
+
+@dataclass(frozen=True)
+class MoveWagon(Action):
+    """Move the wagon on `start` along connected rails to `to` (a square, or "goal")."""
+
+    TYPE: ClassVar[str] = "move_wagon"
+    VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
+    start: str
+    to: str
+
+
+@dataclass(frozen=True)
+class ReturnWagon(Action):
+    """Move the wagon on `start` along the rails off the near end, back to its starting area."""
+
+    TYPE: ClassVar[str] = "return_wagon"
+    VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
+    start: str
+
+
+@dataclass(frozen=True)
+class RotateTile(Action):
+    """Turn an empty green tile, or one of the player's colour, so its rails leave by `exits`."""
+
+    TYPE: ClassVar[str] = "rotate_tile"
+    VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
+    square: str
+    exits: str
+
+
+@dataclass(frozen=True)
+class MoveRock(Action):
+    """Move the Rock along connected rails to `to`; the turn's last action."""
+
+    TYPE: ClassVar[str] = "move_rock"
+    VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
+    to: str
+
+
+@dataclass(frozen=True)
+class EndTurn(Action):
+    """End the turn before its last action."""
+
+    TYPE: ClassVar[str] = "end_turn"
+    VISIBILITY: ClassVar[Visibility] = Visibility.IMPLIED  # the next player's move proves it
+
+
+CODEC = ActionCodec(
+    [
+        LayGreen,
+        PlaceTile,
+        TurnUp,
+        RevealTile,
+        OrientTile,
+        EnterWagon,
+        MoveWagon,
+        ReturnWagon,
+        RotateTile,
+        MoveRock,
+        EndTurn,
+    ]
+)
