@@ -18,6 +18,7 @@ from enum import StrEnum
 
 from controller.observe import LocationView, Observation, Seen
 from controller.referee import Pieces, Referee, Verdict, VerdictKind
+from controller.session import digital_draw
 from rules.core import CHANCE, Action, GameInfo, State, Visibility
 from rules.physical import PlacedPiece, TableObservation
 from rules.playout import Policy, choose
@@ -45,13 +46,6 @@ class CaseResult:
     # lies in actions nothing on the table shows (a minecart placed and derailed at once)
     alerted: bool
     first_ms: float  # the first verdict's time
-
-
-def digital_draw(state: State) -> Action:
-    """The digital deck: a chance outcome drawn from the game's seed and the number of steps."""
-    rng = random.Random(state.seed * 1_000_003 + len(state.history))
-    outcomes = state.chance_outcomes()
-    return rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
 
 
 def _resolve(state: State) -> None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from controller.observe import Observation, Seen, fuse
+from controller.observe import Observation, fuse
 from controller.referee import Pieces, Referee, Verdict, VerdictKind
-from controller.referee_cases import digital_draw
+from controller.session import as_laid, digital_draw
 from rules.core import CHANCE, Action, State
 from rules.physical import Piece, PlacedPiece, TableObservation
 from rules.registry import game_info
@@ -193,7 +193,7 @@ def _carry_out(
     memory: dict[str, Any],
 ) -> None:
     if verdict.settles_table:
-        memory["table"] = _physical(memory["table"], observation)
+        memory["table"] = as_laid(memory["table"], observation)
     actions: list[Action] = list(verdict.actions)
     if verdict.kind is VerdictKind.CHOICE and "choose" in step:
         index = step["choose"]
@@ -209,15 +209,6 @@ def _carry_out(
     for action in actions:
         state.apply(action)
         _resolve(state)
-
-
-def _physical(before: dict[str, Pieces], observation: Observation) -> dict[str, Pieces]:
-    """The table as now believed to lie: what is seen exactly, and what was there elsewhere."""
-    table = dict(before)
-    for name, view in observation.views.items():
-        if view.seen is Seen.EXACT:
-            table[name] = view.pieces
-    return table
 
 
 TABLE_STEPS: ExtraSteps = {"observe": new_observer}

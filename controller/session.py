@@ -1,0 +1,293 @@
+"""The game at the table: the engine state, the referee's verdicts acted on, the event log written.
+
+`TableSession` is the one place where the game changes. Settled observations (from the camera and
+the sensor board) and actions from phones and seat buttons both come here, are checked by the same
+engine, and every accepted change is written to the event log before anyone hears of it. It is
+synchronous and single-threaded: the service calls it from its event loop.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from controller.observe import Observation, Seen
+from controller.referee import Pieces, Referee, Verdict, VerdictKind
+from controller.store import Event, EventKind, EventLog, GameRecord, action_entry
+from rules.core import CHANCE, Action, GameInfo, IllegalAction, State
+from rules.registry import game_info, new_game
+
+
+class Role(StrEnum):
+    """Who is asking: someone watching, a player at a seat, or the host (the table PIN)."""
+
+    SPECTATOR = "spectator"
+    SEAT = "seat"
+    HOST = "host"
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who sent a request; every route of the API knows it."""
+
+    role: Role
+    seat: int | None = None
+
+    @staticmethod
+    def spectator() -> Asker:
+        return Asker(Role.SPECTATOR)
+
+    @staticmethod
+    def host() -> Asker:
+        return Asker(Role.HOST)
+
+    @staticmethod
+    def at(seat: int) -> Asker:
+        return Asker(Role.SEAT, seat)
+
+
+class Refused(ValueError):
+    """A request the table refuses: the message names what was wrong (HTTP 4xx)."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def digital_draw(state: State) -> Action:
+    """The digital deck: a chance outcome drawn from the game's seed and the number of steps, so
+    the referee can look past a draw and the service draws the same, and replays agree."""
+    rng = random.Random(state.seed * 1_000_003 + len(state.history))
+    outcomes = state.chance_outcomes()
+    return rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+
+
+Listener = Callable[[Event], None]
+
+
+class TableSession:
+    """The open game: state, referee, table as it lies, pending question; writes the log."""
+
+    def __init__(self, log: EventLog) -> None:
+        self.log = log
+        self.listeners: list[Listener] = []
+        self.record: GameRecord | None = None
+        self.state: State | None = None
+        self.info: GameInfo | None = None
+        self.referee: Referee | None = None
+        self.table: dict[str, Pieces] = {}
+        self.verdict: Verdict | None = None  # the last verdict, while it stands
+
+    # ---- games
+    def resume(self) -> bool:
+        """Rebuild the open game from the log, if there is one."""
+        record = self.log.open_game()
+        if record is None:
+            return False
+        self._load(record, self.log.replay(record))
+        return True
+
+    def start(self, name: str, options: Mapping[str, Any], seed: int | None = None) -> State:
+        """A new game (`options` may hold `players`); bad names and options are refused."""
+        try:
+            info = game_info(name)
+        except KeyError as error:
+            raise Refused(str(error.args[0]), 422) from None
+        seed = random.randrange(1 << 31) if seed is None else seed
+        try:
+            state = new_game(name, dict(options), seed)
+        except ValueError as error:
+            raise Refused(str(error), 422) from None
+        game_id, event = self.log.start_game(info.name, dict(state.options), seed)
+        record = self.log.game(game_id)
+        assert record is not None
+        self._load(record, state)
+        self._publish([event])
+        self._draw_chance()
+        return state
+
+    def end(self, reason: str = "ended by the host") -> None:
+        record, state = self._open()
+        self._publish([self.log.end_game(record.id, state.scores(), reason)])
+        self.record = None
+        self.state = None
+        self.verdict = None
+
+    def _load(self, record: GameRecord, state: State) -> None:
+        self.record = record
+        self.state = state
+        self.info = game_info(record.game)
+        self.referee = Referee.for_game(self.info) if self.info.expected_table else None
+        self.table = self.referee.table_of(state) if self.referee else {}
+        self.verdict = None
+
+    def _open(self) -> tuple[GameRecord, State]:
+        if self.record is None or self.state is None:
+            raise Refused("no game is open: the host starts one", 409)
+        return self.record, self.state
+
+    # ---- the table
+    def observe(self, observation: Observation) -> Verdict | None:
+        """Judge a settled observation and act on the verdict; None when no game can judge it."""
+        record, state = self._open()
+        if self.referee is None or state.is_over:
+            return None
+        verdict = self.referee.judge(state, observation, self.table, digital_draw)
+        entries: list[tuple[int | None, EventKind, Any]] = []
+        applied: list[tuple[int | None, Action]] = []
+        if verdict.kind in (VerdictKind.APPLIED, VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
+            applied = self._apply_all(state, list(verdict.actions))
+            entries += [action_entry(seat, action) for seat, action in applied]
+        if verdict.kind is VerdictKind.ALERT:
+            entries.append((None, EventKind.ALERT, verdict.to_json()))
+        elif verdict.kind is VerdictKind.INSTRUCTIONS or verdict.instructions:
+            entries.append((None, EventKind.INSTRUCTION, verdict.to_json()))
+        if verdict.kind is not VerdictKind.IN_SYNC or self.verdict is not None:
+            entries.append((verdict.seat, EventKind.VERDICT, verdict.to_json()))
+        try:
+            events = self.log.append(record.id, entries) if entries else []
+        except BaseException:
+            for _ in applied:
+                state.undo()
+            raise
+        if verdict.settles_table:
+            self.table = as_laid(self.table, observation)
+        self.verdict = None if verdict.kind is VerdictKind.IN_SYNC else verdict
+        self._publish(events)
+        self._draw_chance()
+        self._check_end()
+        return verdict
+
+    # ---- actions no sensor sees
+    def act(self, asker: Asker, action: Mapping[str, Any]) -> list[Event]:
+        """An action from a phone or a seat button, checked by the engine; the host may act for
+        the seat whose turn it is."""
+        record, state = self._open()
+        if asker.role is Role.SPECTATOR:
+            raise Refused("a spectator cannot act: join a seat first", 403)
+        try:
+            parsed = state.parse_action(action)
+        except IllegalAction as error:
+            raise Refused(str(error), 422) from None
+        seat = state.current_player
+        if parsed.CHANCE_OUTCOME and asker.role is not Role.HOST:
+            raise Refused("only the host enters a physical draw", 403)
+        if asker.role is Role.SEAT and asker.seat != seat:
+            raise Refused(f"it is not seat {asker.seat}'s turn to act (seat {seat} is)", 403)
+        applied = self._apply_all(state, [parsed])
+        try:
+            events = self.log.append(record.id, [action_entry(s, a) for s, a in applied])
+        except BaseException:
+            for _ in applied:
+                state.undo()
+            raise
+        self.verdict = None
+        self._publish(events)
+        self._draw_chance()
+        self._check_end()
+        return events
+
+    def answer(self, asker: Asker, option: int) -> list[Event]:
+        """The seat's pick for the referee's question (a choice, or an input nothing shows)."""
+        verdict = self.verdict
+        if verdict is None or verdict.kind not in (VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
+            raise Refused("there is no question to answer", 409)
+        if asker.role is Role.SPECTATOR or (asker.role is Role.SEAT and asker.seat != verdict.seat):
+            raise Refused(f"the question is for seat {verdict.seat}", 403)
+        if not 0 <= option < len(verdict.options):
+            raise Refused(f"option {option} is not one of 0..{len(verdict.options) - 1}", 422)
+        record, state = self._open()
+        applied = self._apply_all(state, list(verdict.options[option].actions))
+        try:
+            events = self.log.append(record.id, [action_entry(s, a) for s, a in applied])
+        except BaseException:
+            for _ in applied:
+                state.undo()
+            raise
+        self.verdict = None
+        self._publish(events)
+        self._draw_chance()
+        self._check_end()
+        return events
+
+    def undo(self, asker: Asker, count: int = 1) -> list[Event]:
+        """The host takes back the last `count` players' actions (and the draws after them)."""
+        if asker.role is not Role.HOST:
+            raise Refused("only the host can undo (enter the table PIN)", 403)
+        record, state = self._open()
+        taken = 0
+        undone = 0
+        while taken < count:
+            if not state.history:
+                break
+            action = state.undo()
+            undone += 1
+            if not action.CHANCE_OUTCOME:
+                taken += 1
+        if not undone:
+            raise Refused("nothing to undo", 409)
+        events = self.log.append(record.id, [(None, EventKind.UNDO, {"count": undone})])
+        if self.referee is not None:
+            self.table = self.referee.table_of(state)
+        self.verdict = None
+        self._publish(events)
+        return events
+
+    def accept_table(self, asker: Asker) -> None:
+        """The host says the table as it lies now is right (after correcting it by hand)."""
+        if asker.role is not Role.HOST:
+            raise Refused("only the host can correct the board", 403)
+        _, state = self._open()
+        if self.referee is not None:
+            self.table = self.referee.table_of(state)
+        self.verdict = None
+
+    # ---- helpers
+    def _apply_all(self, state: State, actions: list[Action]) -> list[tuple[int | None, Action]]:
+        """Apply in order, atomically: on a refusal nothing stays applied."""
+        done: list[tuple[int | None, Action]] = []
+        try:
+            for action in actions:
+                seat = state.current_player
+                state.apply(action)
+                done.append((seat, state.history[-1]))
+        except IllegalAction as error:
+            for _ in done:
+                state.undo()
+            raise Refused(str(error), 422) from None
+        return done
+
+    def _draw_chance(self) -> None:
+        """Resolve pending chance with the digital deck; each draw is logged before it counts."""
+        record, state = self._open()
+        while state.current_player == CHANCE:
+            outcome = digital_draw(state)
+            state.apply(outcome)
+            try:
+                events = self.log.append(record.id, [action_entry(CHANCE, state.history[-1])])
+            except BaseException:
+                state.undo()
+                raise
+            self._publish(events)
+
+    def _check_end(self) -> None:
+        if self.state is not None and self.state.is_over and self.record is not None:
+            reason = str(self.state.to_json().get("end_reason") or "the game is over")
+            self.end(reason)
+
+    def _publish(self, events: list[Event]) -> None:
+        for event in events:
+            for listener in list(self.listeners):
+                listener(event)
+
+
+def as_laid(before: dict[str, Pieces], observation: Observation) -> dict[str, Pieces]:
+    """The table as now believed to lie: what is seen exactly, and what was there elsewhere."""
+    table = dict(before)
+    for name, view in observation.views.items():
+        if view.seen is Seen.EXACT:
+            table[name] = view.pieces
+    return table
