@@ -867,4 +867,5 @@ def _common_prefix(sequences: list[tuple[Action, ...]]) -> tuple[Action, ...]:
 
 
 def _text(actions: tuple[Action, ...]) -> str:
-    return ", ".join(a.describe() for a in actions) or "nothing"
+    """The players' actions in words; draws are left out (a dealt card is private)."""
+    return ", ".join(a.describe() for a in actions if not a.CHANCE_OUTCOME) or "nothing"

@@ -1,0 +1,348 @@
+"""The HTTP API for the phone page (FastAPI): status, views, verdicts, the live stream, actions.
+
+Every route knows who is asking (`Asker`): a spectator by default, a seat with its seat token, the
+host with the table PIN. Malformed or refused requests get a 4xx naming the problem, never a 500;
+nothing private (another seat's hand, a hidden split, the random seed) leaves for someone who may
+not see it. The live stream is server-sent events whose id is the log row id, so a phone that
+reconnects with `Last-Event-ID` misses nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import AsyncIterator
+from typing import Annotated, Any, Protocol
+
+from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import BaseModel, Field
+
+from controller.referee import VerdictKind
+from controller.session import Asker, Refused, Role, TableSession
+from controller.store import Event, EventKind
+from rules.core import IllegalAction
+from rules.registry import GAMES, game_info
+
+
+class TableControl(Protocol):
+    """What the API needs of the running service."""
+
+    session: TableSession
+    pin: str
+    seat_tokens: dict[str, int]
+
+    def status(self) -> dict[str, Any]: ...
+
+    def wake(self) -> None: ...
+
+
+class ActionRequest(BaseModel):
+    """An action no sensor sees, in the game's JSON form (docs/scenarios.md lists them)."""
+
+    action: dict[str, Any]
+
+
+class AnswerRequest(BaseModel):
+    """The seat's pick for the referee's question: the option's number, from 0."""
+
+    option: int = Field(ge=0)
+
+
+class StartRequest(BaseModel):
+    """A new game: its name, options (players among them) and, for a replayable test, a seed."""
+
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: int | None = Field(default=None, ge=0)
+
+
+class UndoRequest(BaseModel):
+    """How many players' actions to take back."""
+
+    count: int = Field(default=1, ge=1, le=50)
+
+
+class SeatToken(BaseModel):
+    """A seat's token: the phone that holds it acts for that seat."""
+
+    seat: int
+    token: str
+
+
+def asker(
+    request: Request,
+    x_table_pin: Annotated[str | None, Header()] = None,
+    x_seat_token: Annotated[str | None, Header()] = None,
+) -> Asker:
+    """Who is asking: the host with the table PIN, a seat with its token, else a spectator."""
+    control: TableControl = request.app.state.control
+    if x_table_pin is not None:
+        if not control.pin or not secrets.compare_digest(x_table_pin, control.pin):
+            raise HTTPException(403, "wrong table PIN")
+        return Asker.host()
+    if x_seat_token is not None:
+        seat = control.seat_tokens.get(x_seat_token)
+        if seat is None:
+            raise HTTPException(403, "unknown seat token: join the seat again")
+        return Asker.at(seat)
+    return Asker.spectator()
+
+
+Who = Annotated[Asker, Depends(asker)]
+
+
+def create_app(control: TableControl) -> FastAPI:
+    """The API over a running table service."""
+    app = FastAPI(
+        title="railtable",
+        description="The table service's API: what lies on the table, the game, and its players.",
+        version="0.1.0",
+    )
+    app.state.control = control
+    session = control.session
+
+    @app.exception_handler(Refused)
+    async def refused(_: Request, error: Refused) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(_: Request, error: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}"
+            for e in error.errors()
+        )
+        return JSONResponse({"detail": f"malformed request: {problems}"}, status_code=422)
+
+    def host_only(who: Asker) -> None:
+        if who.role is not Role.HOST:
+            raise HTTPException(403, "the host only: send the table PIN")
+
+    @app.get("/api/status", summary="The game, the inputs and their health, the pending verdict")
+    def status(who: Who) -> dict[str, Any]:
+        return {**control.status(), "you": {"role": who.role.value, "seat": who.seat}}
+
+    @app.get("/api/games/available", summary="The games this table can referee")
+    def available() -> list[dict[str, Any]]:
+        return [
+            {
+                "name": info.name,
+                "title": info.title,
+                "min_players": info.min_players,
+                "max_players": info.max_players,
+                "options": [
+                    {"name": o.name, "default": o.default, "choices": o.choices, "doc": o.doc}
+                    for o in info.options
+                ],
+            }
+            for info in GAMES.values()
+        ]
+
+    @app.get("/api/state", summary="The open game as the asker may see it")
+    def state(who: Who) -> dict[str, Any]:
+        current = session.state
+        if current is None:
+            raise HTTPException(404, "no game is open")
+        seat = who.seat if who.role is Role.SEAT else None
+        return {
+            "game_id": session.record.id if session.record else None,
+            "view": current.view(seat),
+            "current_player": current.current_player,
+            "scores": current.scores(),
+            "is_over": current.is_over,
+        }
+
+    @app.get("/api/verdict", summary="What the referee last said, while it stands")
+    def verdict(who: Who) -> dict[str, Any] | None:
+        pending = session.verdict
+        return None if pending is None else _verdict_for(pending.to_json(), who)
+
+    @app.get("/api/events", summary="The log of the open game (or `game`), after a row id")
+    def events(
+        who: Who,
+        after: Annotated[int, Query(ge=0)] = 0,
+        game: Annotated[int | None, Query(ge=1)] = None,
+    ) -> list[dict[str, Any]]:
+        game_id = game or (session.record.id if session.record else None)
+        if game_id is None:
+            return []
+        return [
+            e for e in (_event_for(session, ev, who) for ev in session.log.events(game_id, after))
+        ]
+
+    @app.get(
+        "/api/stream",
+        summary="Server-sent events: every log row as it is written (id = row id)",
+        response_class=StreamingResponse,
+    )
+    async def stream(
+        who: Who,
+        last_event_id: Annotated[int | None, Header(ge=0)] = None,
+        after: Annotated[int | None, Query(ge=0)] = None,
+    ) -> StreamingResponse:
+        start = last_event_id if last_event_id is not None else after
+        if start is None:
+            start = session.log.last_id()
+        return StreamingResponse(
+            _sse(control, who, start),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    @app.post("/api/actions", summary="An action no sensor sees (a phone, a seat button)")
+    def act(request: ActionRequest, who: Who) -> list[dict[str, Any]]:
+        done = session.act(who, request.action)
+        control.wake()
+        return [e.to_json() for e in done]
+
+    @app.post("/api/answer", summary="The seat's pick for the referee's question")
+    def answer(request: AnswerRequest, who: Who) -> list[dict[str, Any]]:
+        done = session.answer(who, request.option)
+        control.wake()
+        return [e.to_json() for e in done]
+
+    @app.post("/api/games", summary="Start a game (host)")
+    def start(request: StartRequest, who: Who) -> dict[str, Any]:
+        host_only(who)
+        session.start(request.game, request.options, request.seed)
+        control.wake()
+        return {"game_id": session.record.id if session.record else None}
+
+    @app.post("/api/games/current/end", summary="End the open game (host)")
+    def end(who: Who) -> dict[str, Any]:
+        host_only(who)
+        session.end()
+        return {"ended": True}
+
+    @app.post("/api/undo", summary="Take back the last players' actions (host)")
+    def undo(request: UndoRequest, who: Who) -> list[dict[str, Any]]:
+        host_only(who)
+        done = session.undo(who, request.count)
+        control.wake()
+        return [e.to_json() for e in done]
+
+    @app.post("/api/table/accept", summary="The table as it lies now is right (host)")
+    def accept(who: Who) -> dict[str, Any]:
+        host_only(who)
+        session.accept_table(who)
+        control.wake()
+        return {"accepted": True}
+
+    @app.post("/api/seats/{seat}/token", summary="A token for a seat's phone (host)")
+    def seat_token(seat: int, who: Who) -> SeatToken:
+        host_only(who)
+        if session.state is None:
+            raise HTTPException(409, "no game is open")
+        players = int(session.state.options.get("players", 0))
+        if not 0 <= seat < players:
+            raise HTTPException(422, f"seat {seat} is not one of 0..{players - 1}")
+        token = secrets.token_urlsafe(16)
+        control.seat_tokens[token] = seat
+        return SeatToken(seat=seat, token=token)
+
+    @app.get("/api/games", summary="Finished games with their final scores")
+    def finished() -> list[dict[str, Any]]:
+        return [
+            {
+                "id": g.id,
+                "game": g.game,
+                "title": game_info(g.game).title if g.game in GAMES else g.game,
+                "players": g.options.get("players"),
+                "started_at": g.started_at,
+                "ended_at": g.ended_at,
+                "scores": g.scores,
+            }
+            for g in session.log.games(finished=True)
+        ]
+
+    @app.get(
+        "/api/games/{game_id}/record", summary="The JSON game record (host: it holds the seed)"
+    )
+    def record(game_id: int, who: Who) -> dict[str, Any]:
+        host_only(who)
+        try:
+            return session.log.record_json(game_id)
+        except KeyError:
+            raise HTTPException(404, f"no game {game_id}") from None
+
+    return app
+
+
+def _verdict_for(data: dict[str, Any], who: Asker) -> dict[str, Any]:
+    """A verdict as the asker may see it: the question's options only for its seat and the host."""
+    if who.role is Role.HOST or (who.role is Role.SEAT and who.seat == data.get("seat")):
+        return data
+    hidden = dict(data)
+    if data.get("kind") in (VerdictKind.CHOICE.value, VerdictKind.NEEDS_INPUT.value):
+        hidden["options"] = []
+        hidden["text"] = f"seat {data.get('seat')} is asked how the table came about"
+    hidden["actions"] = [a for a in data.get("actions", []) if not _is_draw(a)]
+    return hidden
+
+
+def _is_draw(action: dict[str, Any]) -> bool:
+    return bool(action.get("hidden")) or action.get("chance", False) is True
+
+
+def _event_for(session: TableSession, event: Event, who: Asker) -> dict[str, Any]:
+    """A log row as the asker may see it (a dealt card, a hidden split stay with their seat)."""
+    out = event.to_json()
+    if event.kind is EventKind.ACTION and who.role is not Role.HOST:
+        out["data"] = {"action": _action_for(session, event, who)}
+    elif event.kind is EventKind.VERDICT:
+        out["data"] = _verdict_for(event.data, who)
+    return out
+
+
+def _action_for(session: TableSession, event: Event, who: Asker) -> dict[str, Any]:
+    state = session.state
+    record = session.log.game(event.game_id)
+    if record is None or record.game not in GAMES:
+        return {"type": "hidden"}
+    codec_state = state if state is not None and record.game == state.GAME else None
+    info = game_info(record.game)
+    try:
+        action = info.state_class.CODEC.parse(event.data["action"])
+    except IllegalAction:
+        return {"type": "hidden"}
+    seat = who.seat if who.role is Role.SEAT else None
+    actor = -1 if event.seat is None else event.seat
+    if codec_state is not None:
+        return codec_state.action_view(action, actor, seat)
+    return {"type": action.TYPE} if action.CHANCE_OUTCOME else action.to_json()
+
+
+async def _sse(control: TableControl, who: Asker, after: int) -> AsyncIterator[bytes]:
+    """Rows after `after`, then every new one as it is written; a comment line keeps it alive."""
+    session = control.session
+    queue: asyncio.Queue[Event] = asyncio.Queue()
+    loop = asyncio.get_running_loop()
+
+    def listen(event: Event) -> None:
+        loop.call_soon_threadsafe(queue.put_nowait, event)
+
+    session.listeners.append(listen)
+    try:
+        sent = after
+        for event in session.log.events(None, after, limit=100_000):
+            yield _sse_line(session, event, who)
+            sent = event.id
+        while True:
+            try:
+                event = await asyncio.wait_for(queue.get(), timeout=15.0)
+            except TimeoutError:
+                yield b": keep-alive\n\n"
+                continue
+            if event.id <= sent:
+                continue
+            yield _sse_line(session, event, who)
+            sent = event.id
+    finally:
+        session.listeners.remove(listen)
+
+
+def _sse_line(session: TableSession, event: Event, who: Asker) -> bytes:
+    data = json.dumps(_event_for(session, event, who), sort_keys=True)
+    return f"id: {event.id}\nevent: {event.kind.value}\ndata: {data}\n\n".encode()

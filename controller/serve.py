@@ -1,0 +1,42 @@
+"""Runs the table service and its HTTP API in one asyncio process until stopped."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+import uvicorn
+
+from controller.api import create_app
+from controller.service import ServiceSettings, TableService
+
+
+def configure_logging() -> None:
+    """One event a line on stderr, with its level: journald keeps it as it is."""
+    logging.basicConfig(
+        level=logging.INFO,
+        stream=sys.stderr,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+
+
+async def run_service(settings: ServiceSettings, host: str, port: int) -> None:
+    """Start the table, serve the API, run the table's loop; both end on SIGINT or SIGTERM."""
+    service = TableService(settings)
+    service.start()
+    app = create_app(service)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    table = asyncio.create_task(service.run())
+    shown = "localhost" if host in ("0.0.0.0", "::") else host
+    print(
+        f"railtable: table service on http://{shown}:{port}/ (API: /docs); "
+        f"host PIN {service.pin}; data in {settings.data_dir}; Ctrl-C stops it",
+        flush=True,
+    )
+    try:
+        await server.serve()
+    finally:
+        service.stop()
+        table.cancel()
+        await asyncio.gather(table, return_exceptions=True)

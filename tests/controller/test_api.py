@@ -1,0 +1,136 @@
+"""The HTTP API: who may do what, 4xx for bad requests, the live stream resumes by event id."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from controller.api import create_app
+from controller.session import TableSession
+from controller.store import EventLog
+
+PIN = "4321"
+HOST = {"X-Table-Pin": PIN}
+
+
+class Control:
+    """The service as the API sees it, without inputs."""
+
+    def __init__(self, path: Path) -> None:
+        self.session = TableSession(EventLog(path))
+        self.pin = PIN
+        self.seat_tokens: dict[str, int] = {}
+
+    def status(self) -> dict[str, Any]:
+        return {"game": None if self.session.record is None else self.session.record.game}
+
+    def wake(self) -> None:
+        pass
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    control = Control(tmp_path / "log.sqlite3")
+    app = create_app(control)
+    return TestClient(app)
+
+
+def _start(client: TestClient) -> None:
+    r = client.post(
+        "/api/games",
+        json={"game": "offtherails", "options": {"players": 2}, "seed": 1},
+        headers=HOST,
+    )
+    assert r.status_code == 200, r.text
+
+
+def _seat(client: TestClient, seat: int) -> dict[str, str]:
+    r = client.post(f"/api/seats/{seat}/token", headers=HOST)
+    assert r.status_code == 200, r.text
+    return {"X-Seat-Token": r.json()["token"]}
+
+
+def test_only_the_host_starts_a_game_and_a_wrong_pin_is_refused(client: TestClient) -> None:
+    r = client.post("/api/games", json={"game": "offtherails"})
+    assert r.status_code == 403 and "PIN" in r.json()["detail"]
+    r = client.post("/api/games", json={"game": "offtherails"}, headers={"X-Table-Pin": "0000"})
+    assert r.status_code == 403 and r.json()["detail"] == "wrong table PIN"
+    r = client.post("/api/games", json={"game": "chess"}, headers=HOST)
+    assert r.status_code == 422 and "unknown game 'chess'" in r.json()["detail"]
+    _start(client)
+    assert client.get("/api/status").json()["game"] == "offtherails"
+
+
+def test_seats_act_for_themselves_only_and_spectators_not_at_all(client: TestClient) -> None:
+    _start(client)
+    choose = {"action": {"type": "choose_side", "side": "north"}}
+    assert client.post("/api/actions", json=choose).status_code == 403
+    r = client.post("/api/actions", json=choose, headers=_seat(client, 1))
+    assert r.status_code == 403 and "not seat 1's turn" in r.json()["detail"]
+    r = client.post("/api/actions", json=choose, headers=_seat(client, 0))
+    assert r.status_code == 200, r.text
+    assert client.post("/api/undo", json={"count": 1}, headers=_seat(client, 0)).status_code == 403
+
+
+def test_malformed_requests_get_a_4xx_naming_the_problem(client: TestClient) -> None:
+    _start(client)
+    seat = _seat(client, 0)
+    r = client.post("/api/actions", json={"action": {"type": "fly"}}, headers=seat)
+    assert r.status_code == 422 and "unknown action type 'fly'" in r.json()["detail"]
+    r = client.post("/api/actions", json={"nothing": 1}, headers=seat)
+    assert r.status_code == 422 and "action" in r.json()["detail"]
+    r = client.post(
+        "/api/actions", content=b"{not json", headers={**seat, "Content-Type": "application/json"}
+    )
+    assert r.status_code == 422
+    r = client.post("/api/undo", json={"count": -3}, headers=HOST)
+    assert r.status_code == 422
+    assert client.get("/api/events?after=-1").status_code == 422
+    assert client.post("/api/seats/7/token", headers=HOST).status_code == 422
+    assert client.post("/api/answer", json={"option": 0}, headers=seat).status_code == 409
+
+
+def test_no_view_or_event_gives_away_the_seed(client: TestClient) -> None:
+    _start(client)
+    state = client.get("/api/state").json()
+    assert "seed" not in state["view"]
+    assert client.get("/api/games/1/record").status_code == 403
+    assert client.get("/api/games/1/record", headers=HOST).json()["seed"] == 1
+
+
+def test_the_stream_resumes_after_the_last_event_id(client: TestClient) -> None:
+    _start(client)
+    client.post(
+        "/api/actions",
+        json={"action": {"type": "choose_side", "side": "north"}},
+        headers=_seat(client, 0),
+    )
+    events = client.get("/api/events").json()
+    assert len(events) > 3
+    middle = events[2]["id"]
+    with client.stream("GET", "/api/stream", headers={"Last-Event-ID": str(middle)}) as r:
+        assert r.headers["content-type"].startswith("text/event-stream")
+        ids = []
+        for line in r.iter_lines():
+            if line.startswith("id: "):
+                ids.append(int(line[4:]))
+            if ids and ids[-1] == events[-1]["id"]:
+                break
+    assert ids == [e["id"] for e in events if e["id"] > middle]
+
+
+def test_the_openapi_description_lists_every_route(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for route in (
+        "/api/status",
+        "/api/state",
+        "/api/stream",
+        "/api/actions",
+        "/api/answer",
+        "/api/games",
+        "/api/undo",
+    ):
+        assert route in paths
