@@ -52,6 +52,7 @@ class BotStats:
     said: int = 0
     mistakes: int = 0
     mistakes_alerted: int = 0
+    mistakes_applied: int = 0  # a mistake the referee took for a legal move: must stay 0
     corrected: int = 0
 
 
@@ -131,6 +132,8 @@ class Bots:
             return BotStep.WAITED
         verdict = session.verdict
         expected = session.referee.table_of(state)
+        if self._mistake is not None and verdict is not None and verdict.actions:
+            self.stats.mistakes_applied += 1
         if verdict is not None and verdict.kind is VerdictKind.ALERT:
             if self._mistake is not None:
                 self.stats.mistakes_alerted += 1

@@ -1,0 +1,58 @@
+"""The service on the simulated table: pixels and serial bytes in, refereed moves in the log."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from controller.service import ServiceSettings, TableService
+from controller.store import EventKind
+
+
+async def _play(service: TableService, seconds: float, moves: int) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        await service.step()
+        await asyncio.sleep(service.settings.tick_s)
+        bots = service.bots
+        if bots is not None and bots.stats.played >= moves and bots.stats.mistakes_alerted:
+            return
+
+
+def test_bots_play_on_the_simulated_table_and_the_referee_follows(tmp_path: Path) -> None:
+    settings = ServiceSettings(
+        data_dir=tmp_path,
+        pin="1234",
+        players=2,
+        seed=11,
+        bot_period_s=0.3,
+        camera_period_s=0.1,
+        mistake_rate=0.25,
+    )
+    service = TableService(settings)
+    service.start()
+    try:
+        asyncio.run(_play(service, 60.0, 6))
+        bots = service.bots
+        assert bots is not None
+        assert service.camera_health.state == "calibrated"
+        assert service.board_health.state == "connected"
+        record = service.session.record
+        assert record is not None
+        events = service.log.events(record.id, limit=100_000)
+        verdicts = [e.data["kind"] for e in events if e.kind is EventKind.VERDICT]
+        assert verdicts.count("applied") >= 3, verdicts
+        assert bots.stats.mistakes >= 1 and bots.stats.mistakes_alerted >= 1
+        assert not [
+            e
+            for e in events
+            if e.kind is EventKind.VERDICT
+            and e.data["kind"] == "applied"
+            and any(a.get("type") == "wrong" for a in e.data["actions"])
+        ]
+        live = service.session.state
+        assert live is not None
+        assert service.log.replay(record).to_json() == live.to_json()  # the log is the state
+    finally:
+        service.stop()
