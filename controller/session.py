@@ -88,6 +88,7 @@ class TableSession:
         if record is None:
             return False
         self._load(record, self.log.replay(record))
+        self._draw_chance()  # a plug pulled between a move and its draws: draw them now, the same
         return True
 
     def start(self, name: str, options: Mapping[str, Any], seed: int | None = None) -> State:

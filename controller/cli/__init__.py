@@ -6,10 +6,17 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from controller.cli import board_cmd, referee_cmd, rules_cmd, serve_cmd, vision_cmd
+from controller.cli import (
+    board_cmd,
+    referee_cmd,
+    rules_cmd,
+    serve_cmd,
+    service_cmd,
+    vision_cmd,
+)
 
 # Each module adds its own sub-commands and `bench` targets; none of them touches another's.
-_AREAS = (rules_cmd, board_cmd, vision_cmd, serve_cmd, referee_cmd)
+_AREAS = (rules_cmd, board_cmd, vision_cmd, serve_cmd, referee_cmd, service_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
