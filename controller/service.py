@@ -52,10 +52,12 @@ class ServiceSettings:
     camera: str = SIMULATED  # "simulated", "none", or a camera source (device, file, URL)
     board: str = SIMULATED  # "simulated", "none", or a pyserial URL
     tick_s: float = 0.05
-    settle_ticks: int = 3
+    settle_ticks: int = 1  # the fused table unchanged this many ticks (the board debounces, the
+    # camera pipeline has its own stabiliser: this only joins the two)
     bot_period_s: float = 1.0  # the simulated table: a bot's go this often
     camera_period_s: float = 0.25  # the simulated camera: a frame this often
     mistake_rate: float = 0.06
+    bots: bool = True  # on the simulated table, bots play
 
 
 @dataclass
@@ -125,6 +127,7 @@ class TableService:
         self.camera_still = True  # the camera sees nothing moving (always, without a camera)
         self.started_at = time.time()
         self._woken = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._last: Observation | None = None
         self._stable = 0
         self._judged: Observation | None = None
@@ -148,6 +151,8 @@ class TableService:
         if simulated:
             self.physical = PhysicalTable(layout, catalogue)
             self.physical.lay(self.session.table)
+        if simulated and self.settings.bots:
+            assert self.physical is not None
             self.bots = Bots(
                 self.session,
                 self.physical,
@@ -193,7 +198,13 @@ class TableService:
         self._start_link(str(board.path))
 
     def _start_link(self, url: str) -> None:
-        self.link = BoardLink(url).start()
+        self.link = BoardLink(url, on_event=lambda _: self.wake_from_thread()).start()
+
+    def wake_from_thread(self) -> None:
+        """A board event on the link's thread: wake the loop at once (the board debounced it)."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._woken.set)
 
     def stop(self) -> None:
         self._stopping = True
@@ -210,6 +221,7 @@ class TableService:
     # ---- the loop
     async def run(self) -> None:
         """Tick until stopped: read the inputs, judge a settled table, let the bots play."""
+        self._loop = asyncio.get_running_loop()
         while not self._stopping:
             try:
                 await self.step()
