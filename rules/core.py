@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import enum
+import json
 import random
 import types
 import typing
@@ -213,14 +214,26 @@ class Option:
     doc: str = ""
 
     def check(self, value: Any) -> Any:
-        if self.choices is not None and value not in self.choices:
-            allowed = ", ".join(repr(c) for c in self.choices)
-            raise BadOptions(f"option {self.name!r} is {value!r}, not one of {allowed}")
+        """The value if this option may take it (type-exactly: 1 is not true); else BadOptions
+        naming the option, the value and the allowed values as JSON spells them."""
+        if self.choices is not None and not any(
+            value == c and type(value) is type(c) for c in self.choices
+        ):
+            allowed = ", ".join(_json(c) for c in self.choices)
+            raise BadOptions(f"option {self.name!r} is {_json(value)}, not one of {allowed}")
         if self.choices is None and type(value) is not type(self.default):
             raise BadOptions(
-                f"option {self.name!r} must be a {type(self.default).__name__}, got {value!r}"
+                f"option {self.name!r} must be a {type(self.default).__name__}, got {_json(value)}"
             )
         return value
+
+
+def _json(value: Any) -> str:
+    """A value as it is written in JSON (true, false, null, "text", 3)."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def resolve_options(spec: Sequence[Option], given: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from controller.cli import (
     service_cmd,
     vision_cmd,
 )
+from controller.cli._types import UsageError
 
 # Each module adds its own sub-commands and `bench` targets; none of them touches another's.
 _AREAS = (rules_cmd, board_cmd, vision_cmd, serve_cmd, referee_cmd, service_cmd)
@@ -33,11 +34,37 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the process exit code."""
+    """Run the command line; returns the process exit code (2: the input was wrong)."""
     args = build_parser().parse_args(argv)
-    handler = args.handler
-    code = handler(args)
-    return int(code or 0)
+    try:
+        return int(args.handler(args) or 0)
+    except EXPECTED as error:
+        print(f"railtable {command_name(args)}: {explain(error)}", file=sys.stderr)
+        return 2
+
+
+EXPECTED = (UsageError, ValueError, KeyError, OSError)
+"""What a user's input can cause (a bad flag value, an unknown game, a file that is not there);
+anything else is a bug and keeps its traceback."""
+
+
+def command_name(args: argparse.Namespace) -> str:
+    """`rules check`, `bench link`, `markers`: the command as the user typed it."""
+    words = [args.command]
+    for sub in ("rules_command", "bench_target", "board_command"):
+        value = getattr(args, sub, None)
+        if isinstance(value, str):
+            words.append(value)
+    return " ".join(words)
+
+
+def explain(error: BaseException) -> str:
+    """One line naming what was wrong."""
+    if isinstance(error, KeyError) and error.args:
+        return str(error.args[0])
+    if isinstance(error, OSError) and error.filename is not None:
+        return f"{error.strerror or error}: {error.filename}"
+    return str(error) or type(error).__name__
 
 
 if __name__ == "__main__":

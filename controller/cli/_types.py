@@ -6,3 +6,7 @@ import argparse
 from typing import TypeAlias
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+class UsageError(Exception):
+    """A command given input it cannot use; the message says what was wrong, in one line."""

@@ -37,10 +37,7 @@ def _bench(args: argparse.Namespace) -> int:
 
     games = args.game or [n for n, info in rules.GAMES.items() if info.expected_table]
     for name in games:
-        if name not in rules.GAMES:
-            known = ", ".join(sorted(rules.GAMES))
-            print(f"railtable bench referee: unknown game {name!r}; known: {known}")
-            return 2
+        rules.game_info(name)  # an unknown game: one line naming the known ones
     figures = bench(games, args.seeds, args.players)
     if args.json:
         print(json.dumps(figures))

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 from pathlib import Path
 
-from controller.cli._types import Subparsers
+from controller.cli._types import Subparsers, UsageError
 
 
 def register(commands: Subparsers, benches: Subparsers) -> None:
@@ -44,7 +43,7 @@ def _parse_options(pairs: list[str]) -> dict[str, object]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep:
-            raise SystemExit(f"--option {pair!r}: expected NAME=VALUE")
+            raise UsageError(f"--option {pair!r}: expected NAME=VALUE, the value in JSON")
         try:
             out[name] = json.loads(value)
         except json.JSONDecodeError:
@@ -67,11 +66,7 @@ def _play(args: argparse.Namespace) -> int:
     options = _parse_options(args.option)
     if args.players is not None:
         options["players"] = args.players
-    try:
-        state = rules.new_game(args.game, options, args.seed)
-    except (KeyError, ValueError) as e:
-        print(f"railtable rules play: {e}", file=sys.stderr)
-        return 2
+    state = rules.new_game(args.game, options, args.seed)
     rng = random.Random(args.seed)
 
     def show(s: rules.State, a: rules.Action) -> None:
@@ -97,11 +92,14 @@ def _scenario_files(paths: list[str]) -> list[Path]:
     files: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            files.extend(sorted(p.rglob("*.json")))
+            found = sorted(p.rglob("*.json"))
+            if not found:
+                raise UsageError(f"no scenario files (*.json) in {p}")
+            files.extend(found)
         elif p.exists():
             files.append(p)
         else:
-            raise SystemExit(f"railtable rules check: no such file or folder: {p}")
+            raise UsageError(f"no such file or folder: {p}")
     return files
 
 
@@ -120,7 +118,7 @@ def _check(args: argparse.Namespace) -> int:
             results = [
                 run_scenario(s, f"{path}" + (f"[{i}]" if len(items) > 1 else ""), TABLE_STEPS)
                 for i, s in enumerate(items)
-            ]
+            ] or [ScenarioResult(str(path), StepFailure(0, "the file holds no scenario"))]
         for r in results:
             if r.failure is None:
                 passed += 1

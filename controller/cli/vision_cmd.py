@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
-import sys
+import os
 from pathlib import Path
 
 from controller.cli._types import Subparsers
@@ -19,8 +18,8 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         help="write the printable mat and piece stickers of a game (A4, true scale, PDF and PNG)",
     )
     markers.add_argument("game", help="game name, e.g. offtherails")
-    markers.add_argument("--out", type=Path, required=True, help="folder to write into")
-    markers.add_argument("--dpi", type=int, default=300)
+    markers.add_argument("--out", type=_out_folder, required=True, help="folder to write into")
+    markers.add_argument("--dpi", type=_dpi, default=300, help="print resolution, 72 to 1200")
     markers.set_defaults(handler=_markers)
 
     bench = benches.add_parser(
@@ -38,17 +37,41 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     bench.set_defaults(handler=_bench_vision)
 
 
-def _markers(args: argparse.Namespace) -> int:
+def _out_folder(text: str) -> Path:
+    """A folder to write into: not empty, not an existing file, not under a file, writable."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give a folder to write into, not an empty path")
+    path = Path(text).expanduser()
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{path} is a file, not a folder")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise argparse.ArgumentTypeError(f"{parent} is a file, not a folder")
+            break
+    return path
+
+
+def _dpi(text: str) -> int:
     try:
-        physical = importlib.import_module(f"rules.{args.game}.physical")
-        layout, catalogue = physical.layout(), physical.catalogue()
-    except (ImportError, AttributeError) as exc:
-        print(
-            f"railtable markers: game {args.game!r} has no physical form "
-            f"(rules.{args.game}.physical.layout/catalogue): {exc}",
-            file=sys.stderr,
-        )
-        return 2
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 72 <= value <= 1200:
+        raise argparse.ArgumentTypeError(f"{value} is not within 72 to 1200")
+    return value
+
+
+def _markers(args: argparse.Namespace) -> int:
+    import rules
+
+    info = rules.game_info(args.game)  # an unknown game: one line naming the known ones
+    if info.layout is None or info.catalogue is None:
+        raise ValueError(f"{info.title} has no physical form to print")
+    layout, catalogue = info.layout({"players": info.max_players}), info.catalogue()
+    args.out.mkdir(parents=True, exist_ok=True)
+    if not os.access(args.out, os.W_OK):
+        raise PermissionError(13, "cannot write into the folder", str(args.out))
     paths = write_markers(layout, catalogue, args.out, args.game, args.dpi)
     for path in paths:
         print(path)
