@@ -17,8 +17,9 @@ CARD_MARKER_MM = 30.0
 
 
 def square_name(row: int, col: int) -> str:
-    """Chess-like name: column letter a-l, row number 1-12 from the top."""
-    return f"{'abcdefghijkl'[col]}{row + 1}"
+    """The rules' naming (docs/scenarios.md): column letter A-L from the west, row number 1-12
+    from the south, so `row` (counted from the top) 0 is row 12."""
+    return f"{'ABCDEFGHIJKL'[col]}{GRID - row}"
 
 
 def demo_board() -> BoardGeometry:

@@ -21,8 +21,8 @@ def test_family_smallest_for_picks_the_smallest_that_holds_the_id() -> None:
 
 
 def test_board_rejects_duplicate_names_and_locations_off_the_mat() -> None:
-    with pytest.raises(ValueError, match=r"duplicate location names \['a1'\]"):
-        BoardGeometry("b", 300, 200, (Rect("a1", 50, 50, 40, 40),) * 2, CORNERS)
+    with pytest.raises(ValueError, match=r"duplicate location names \['A12'\]"):
+        BoardGeometry("b", 300, 200, (Rect("A12", 50, 50, 40, 40),) * 2, CORNERS)
     with pytest.raises(ValueError, match="'x9' lies outside"):
         BoardGeometry("b", 300, 200, (Rect("x9", 290, 50, 40, 40),), CORNERS)
     with pytest.raises(ValueError, match="corner marker ids must differ"):

@@ -13,7 +13,7 @@ from vision.sequence import MoveKind, Script, ScriptWriter
 from vision.synthetic import demo_piece
 
 Reader = Callable[[VisionPipeline, Image], SettledView]
-START = {"c3": (demo_piece(5, 1),), "h8": (demo_piece(9, 2),), "slot2": (demo_piece(57, 0),)}
+START = {"C10": (demo_piece(5, 1),), "H5": (demo_piece(9, 2),), "slot2": (demo_piece(57, 0),)}
 COND = Conditions(blur_sigma=0.9, noise_sigma=2.5)
 
 
@@ -36,7 +36,7 @@ def writer(renderer: TableRenderer, view: View) -> ScriptWriter:
 def test_a_hand_crossing_the_board_reports_no_change(renderer: TableRenderer) -> None:
     view = View.overhead(renderer.board, tilt=0.05)
     w = writer(renderer, view)
-    for target in ("c3", "f6", "h8", "slot2"):
+    for target in ("C10", "F7", "H5", "slot2"):
         w.cross(target)
     views = run(renderer, w.script, view)
     assert views[0].full_decode
@@ -48,13 +48,13 @@ def test_a_piece_placed_under_a_passing_hand_is_reported_once_it_leaves(
 ) -> None:
     view = View.overhead(renderer.board, turn_deg=-3)
     w = writer(renderer, view)
-    w.change(MoveKind.PLACE, "e5", (demo_piece(20, 3),))
+    w.change(MoveKind.PLACE, "E8", (demo_piece(20, 3),))
     views = run(renderer, w.script, view)
     (move,) = w.script.moves
     (report,) = views[1:]
-    assert report.changed == {"e5"}
-    assert report.at("e5").ids_and_rotations() == ((20, 3),)
-    assert report.at("c3").ids_and_rotations() == ((5, 1),)
+    assert report.changed == {"E8"}
+    assert report.at("E8").ids_and_rotations() == ((20, 3),)
+    assert report.at("C10").ids_and_rotations() == ((5, 1),)
     assert move.hands_gone <= report.frame_index <= move.hands_gone + 5
 
 
@@ -63,15 +63,15 @@ def test_turns_removals_carts_and_cards_are_each_reported_with_the_square(
 ) -> None:
     view = View.overhead(renderer.board, tilt=0.1)
     w = writer(renderer, view)
-    w.change(MoveKind.TURN, "c3", (demo_piece(5, 2),))
-    w.change(MoveKind.REMOVE, "h8", ())
-    w.change(MoveKind.CART, "c3", (demo_piece(5, 2), demo_piece(44, 1)))
+    w.change(MoveKind.TURN, "C10", (demo_piece(5, 2),))
+    w.change(MoveKind.REMOVE, "H5", ())
+    w.change(MoveKind.CART, "C10", (demo_piece(5, 2), demo_piece(44, 1)))
     w.change(MoveKind.CARD, "slot2", (demo_piece(58, 3),))
     views = run(renderer, w.script, view)[1:]
-    assert [sorted(v.changed) for v in views] == [["c3"], ["h8"], ["c3"], ["slot2"]]
-    assert views[0].at("c3").ids_and_rotations() == ((5, 2),)
-    assert views[1].at("h8").state == LocationState.EMPTY
-    assert views[2].at("c3").ids_and_rotations() == ((44, 1),)
+    assert [sorted(v.changed) for v in views] == [["C10"], ["H5"], ["C10"], ["slot2"]]
+    assert views[0].at("C10").ids_and_rotations() == ((5, 2),)
+    assert views[1].at("H5").state == LocationState.EMPTY
+    assert views[2].at("C10").ids_and_rotations() == ((44, 1),)
     assert views[3].at("slot2").ids_and_rotations() == ((58, 3),)
     for move, v in zip(w.script.moves, views, strict=True):
         assert move.start <= v.frame_index < move.end
@@ -90,15 +90,15 @@ def test_a_change_of_light_is_not_a_change_of_the_table(renderer: TableRenderer)
 def test_a_hand_that_rests_is_occluded_then_the_table_is_back(renderer: TableRenderer) -> None:
     view = View.overhead(renderer.board)
     w = writer(renderer, view)
-    w.change(MoveKind.PLACE, "e5", (demo_piece(20, 0),))
-    w.cross("h8", linger=8)
+    w.change(MoveKind.PLACE, "E8", (demo_piece(20, 0),))
+    w.cross("H5", linger=8)
     views = run(renderer, w.script, view)
     occluded = [v for v in views if v.occluded]
     assert occluded, "a resting hand must be reported as occlusion"
-    assert all(v.at("h8").state == LocationState.OCCLUDED for v in occluded)
-    assert all(not v.changed - {"e5"} for v in views[1:])
+    assert all(v.at("H5").state == LocationState.OCCLUDED for v in occluded)
+    assert all(not v.changed - {"E8"} for v in views[1:])
     assert views[-1].occluded == frozenset()
-    assert views[-1].at("h8").ids_and_rotations() == ((9, 2),)
+    assert views[-1].at("H5").ids_and_rotations() == ((9, 2),)
 
 
 def test_a_bumped_camera_is_recalibrated_with_a_full_decode(
@@ -112,7 +112,7 @@ def test_a_bumped_camera_is_recalibrated_with_a_full_decode(
     views = [r.settled for r in reports if r.settled is not None]
     assert first.full_decode
     assert len(views) == 1 and views[0].full_decode and views[0].changed == frozenset()
-    assert views[0].at("h8").ids_and_rotations() == ((9, 2),)
+    assert views[0].at("H5").ids_and_rotations() == ((9, 2),)
 
 
 def test_hidden_corners_make_calibration_lost_not_garbage(renderer: TableRenderer) -> None:
@@ -240,7 +240,7 @@ def test_a_hand_resting_from_the_start_stays_occluded_until_it_leaves(
     resting = Hand(fx, fy, 50.0, entry=(fx, 900.0))
     pipeline = VisionPipeline(board, STICKERS)
     first = read_still(pipeline, renderer.render(START, view, COND, [resting], seed=1))
-    assert first.at("f6").state == LocationState.OCCLUDED
+    assert first.at("F7").state == LocationState.OCCLUDED
     # another hand passes over a1 and leaves while the first one keeps resting
     for i in range(6):
         passing = Hand(ax + 8 * i, ay, 40.0, entry=(ax + 8 * i, -200.0))
@@ -249,10 +249,10 @@ def test_a_hand_resting_from_the_start_stays_occluded_until_it_leaves(
         pipeline.process(renderer.render(START, view, COND, [resting], seed=20 + i))
         for i in range(5)
     ]
-    assert all(r.settled is None or "f6" in r.settled.occluded for r in still)
-    assert pipeline.last_view is not None and "f6" in pipeline.last_view.occluded
+    assert all(r.settled is None or "F7" in r.settled.occluded for r in still)
+    assert pipeline.last_view is not None and "F7" in pipeline.last_view.occluded
     gone = read_still(pipeline, renderer.render(START, view, COND, seed=30))
-    assert gone.at("f6").state == LocationState.EMPTY and gone.occluded == frozenset()
+    assert gone.at("F7").state == LocationState.EMPTY and gone.occluded == frozenset()
 
 
 def test_a_hard_bump_reports_no_change_and_recalibrates(renderer: TableRenderer) -> None:
@@ -272,7 +272,7 @@ def test_a_hard_bump_reports_no_change_and_recalibrates(renderer: TableRenderer)
         assert pipeline.calibrator.calibration is not first
         assert len(views) == 1 and views[0].full_decode and views[0].occluded == frozenset()
         got = {r.name: r.ids_and_rotations() for r in views[0].readings if r.markers}
-        assert got == {"c3": ((5, 1),), "h8": ((9, 2),), "slot2": ((57, 0),)}
+        assert got == {"C10": ((5, 1),), "H5": ((9, 2),), "slot2": ((57, 0),)}
 
 
 def test_a_grey_frame_is_refused_at_the_door_with_a_clear_error(renderer: TableRenderer) -> None:
@@ -296,9 +296,9 @@ def test_under_a_warm_lamp_moves_are_reported_and_a_resting_hand_is_occluded(
 
     view = View.overhead(renderer.board, tilt=0.05)
     w = writer(renderer, view)
-    w.change(MoveKind.PLACE, "e5", (demo_piece(20, 0),))
-    w.cross("h8", linger=8)
-    w.change(MoveKind.REMOVE, "c3", ())
+    w.change(MoveKind.PLACE, "E8", (demo_piece(20, 0),))
+    w.cross("H5", linger=8)
+    w.change(MoveKind.REMOVE, "C10", ())
     pipeline = VisionPipeline(renderer.board, STICKERS)
     lamp = np.array((0.80, 0.92, 1.0), np.float32)  # blue -20 %, green -8 %
     views = []
@@ -308,12 +308,12 @@ def test_under_a_warm_lamp_moves_are_reported_and_a_resting_hand_is_occluded(
         if report.settled is not None:
             views.append(report.settled)
     assert views[0].full_decode and views[0].occluded == frozenset()
-    assert [sorted(v.changed) for v in views[1:] if v.changed] == [["e5"], ["c3"]]
-    assert any(v.at("h8").state == LocationState.OCCLUDED for v in views)
+    assert [sorted(v.changed) for v in views[1:] if v.changed] == [["E8"], ["C10"]]
+    assert any(v.at("H5").state == LocationState.OCCLUDED for v in views)
     last = views[-1]
     assert last.occluded == frozenset()
     assert {r.name: r.ids_and_rotations() for r in last.readings if r.markers} == {
-        "e5": ((20, 0),),
-        "h8": ((9, 2),),
+        "E8": ((20, 0),),
+        "H5": ((9, 2),),
         "slot2": ((57, 0),),
     }

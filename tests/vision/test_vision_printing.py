@@ -1,8 +1,6 @@
 """Printable sheets: valid A4 PDF and PNG at true scale, every sticker readable, the CLI command."""
 
 import re
-import sys
-import types
 import zlib
 from pathlib import Path
 
@@ -136,10 +134,15 @@ def test_write_markers_and_the_cli_command(tmp_path: Path, monkeypatch: pytest.M
         "tiny-mat-02.png",
         "tiny-stickers-01.png",
     ]
-    module = types.ModuleType("rules.tinygame.physical")
-    module.layout = lambda: layout  # type: ignore[attr-defined]
-    module.catalogue = lambda: catalogue  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "rules.tinygame.physical", module)
+    import rules
+    from rules.core import GameInfo
+
+    tiny = rules.game_info("offtherails")
+    fake = GameInfo(
+        "tinygame", "Tiny", 1, 2, (), tiny.start, tiny.state_class,
+        layout=lambda options: layout, catalogue=lambda: catalogue,
+    )  # fmt: skip
+    monkeypatch.setitem(rules.GAMES, "tinygame", fake)
     assert main(["markers", "tinygame", "--out", str(tmp_path / "cli"), "--dpi", "100"]) == 0
     assert (tmp_path / "cli" / "tinygame-print.pdf").stat().st_size > 1000
     assert main(["markers", "nosuchgame", "--out", str(tmp_path / "x")]) == 2

@@ -74,26 +74,26 @@ def test_every_piece_at_every_rotation_reads_back_exactly(
 def test_cart_on_a_tile_is_read_and_the_hidden_tile_is_not_invented(
     board: BoardGeometry, renderer: TableRenderer, read_still: Reader
 ) -> None:
-    content = {"e5": (demo_piece(10, 1), demo_piece(CART_IDS[0], 2))}
+    content = {"E8": (demo_piece(10, 1), demo_piece(CART_IDS[0], 2))}
     frame = renderer.render(content, View.overhead(board), seed=3)
     seen = read_still(VisionPipeline(board, STICKERS), frame)
-    assert seen.at("e5").ids_and_rotations() == ((CART_IDS[0], 2),)
+    assert seen.at("E8").ids_and_rotations() == ((CART_IDS[0], 2),)
 
 
 def test_a_resting_hand_makes_squares_occluded_never_empty(
     board: BoardGeometry, renderer: TableRenderer, read_still: Reader
 ) -> None:
     view = View.overhead(board)
-    content = {"f6": (demo_piece(12, 0),)}
+    content = {"F7": (demo_piece(12, 0),)}
     h = renderer.mat_to_image(view)
-    x, y, w = h @ [board.location("f6").x_mm + 20, board.location("f6").y_mm, 1.0]
+    x, y, w = h @ [board.location("F7").x_mm + 20, board.location("F7").y_mm, 1.0]
     hand = Hand(x / w, y / w, 55.0, entry=(x / w, 820.0))
     frame = renderer.render(content, view, hands=[hand], seed=1)
     seen = read_still(VisionPipeline(board, STICKERS), frame)
-    assert seen.at("f6").state == LocationState.OCCLUDED
-    assert seen.at("g6").state == LocationState.OCCLUDED
-    assert seen.at("a1").state == LocationState.EMPTY
-    assert {"f6", "g6"} <= seen.occluded
+    assert seen.at("F7").state == LocationState.OCCLUDED
+    assert seen.at("G7").state == LocationState.OCCLUDED
+    assert seen.at("A12").state == LocationState.EMPTY
+    assert {"F7", "G7"} <= seen.occluded
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -147,7 +147,7 @@ def test_a_colour_cast_reads_the_table_exactly_and_a_hand_stays_occluded(
     assert all(states[n] == LocationState.OCCUPIED for n in truth)
     assert all(s == LocationState.EMPTY for n, s in states.items() if n not in truth)
     # a hand resting over an occupied square (its arm over empty ones) is still a hand
-    occupied = next(n for n in ("f6", "e5", "g7", "d4") if n in truth)
+    occupied = next(n for n in ("F7", "E8", "G6", "D9") if n in truth)
     rect = board.location(occupied)
     h = renderer.mat_to_image(view)
     x, y, w = h @ [rect.x_mm + 25, rect.y_mm, 1.0]
@@ -156,4 +156,4 @@ def test_a_colour_cast_reads_the_table_exactly_and_a_hand_stays_occluded(
     seen = read_still(VisionPipeline(board, STICKERS), hidden)
     assert seen.at(occupied).state == LocationState.OCCLUDED
     assert len(seen.occluded - set(truth)) >= 3, "the arm over empty squares must occlude them"
-    assert seen.at("a1").state != LocationState.OCCLUDED
+    assert seen.at("A12").state != LocationState.OCCLUDED
