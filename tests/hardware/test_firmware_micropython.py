@@ -12,9 +12,10 @@ HERE = Path(__file__).resolve().parent / "micropython"
 
 def test_firmware_logic_runs_under_micropython_against_the_golden_vectors() -> None:
     node = shutil.which("node")
-    assert node, "Node.js is needed to run MicroPython here: run bash .ci/setup"
+    assert node, "Node.js is needed to run MicroPython here: `bash .ci/run` installs it"
     assert (HERE / "node_modules" / "@micropython").is_dir(), (
-        "MicroPython for Node is not installed: run bash .ci/setup"
+        "MicroPython for Node is not installed: `bash .ci/run` installs it, or "
+        "`cd tests/hardware/micropython && npm ci`"
     )
     done = subprocess.run(
         [node, str(HERE / "run.mjs"), str(ROOT), str(HERE / "check_firmware.py")],
