@@ -253,6 +253,7 @@ class Referee:
         self._labels = {p: e.label for p, e in entries.items()}
         self._magnetic = frozenset(p for p, e in entries.items() if e.magnetic)
         self._canonical: dict[Pieces, Pieces] = {}
+        self._copies = {p: e.copies for p, e in entries.items()}
 
     @staticmethod
     def for_game(info: GameInfo, limits: Limits | None = None) -> Referee:
@@ -309,6 +310,9 @@ class Referee:
         """One verdict for a settled observation. `table` is what was believed to lie on the table
         before it (None: what the rules expect now). The state is left as it was."""
         expected = self.table_of(state)
+        too_many = self._too_many(observation)
+        if too_many:
+            return self._alert_copies(too_many)
         base = self._base(table, expected)
         names = sorted(set(observation.views) | set(expected) | set(base))
         changed = frozenset(n for n in names if not self.fits(observation.view(n), base.get(n, ())))
@@ -336,6 +340,32 @@ class Referee:
         if back is not None:
             return back
         return self._alert(state, observation, expected, changed & mismatch)
+
+    def _too_many(self, observation: Observation) -> dict[Piece, list[str]]:
+        """Pieces seen on more locations than the game has of them (two of the one Rock)."""
+        where: dict[Piece, list[str]] = {}
+        for name, view in sorted(observation.views.items()):
+            if view.seen is Seen.EXACT:
+                for placed in view.pieces:
+                    where.setdefault(placed.piece, []).append(name)
+        return {p: names for p, names in where.items() if len(names) > self._copies.get(p, 1 << 30)}
+
+    def _alert_copies(self, too_many: dict[Piece, list[str]]) -> Verdict:
+        wrong = []
+        for piece, names in sorted(too_many.items()):
+            copies = self._copies.get(piece, 1)
+            text = (
+                f"{', '.join(names)}: {_the(self.label(piece))} lies on {len(names)} squares; "
+                f"the game has {copies}"
+            )
+            for name in names:
+                wrong.append(WrongLocation(name, self.label(piece), f"at most {copies}", (), text))
+        return Verdict(
+            VerdictKind.ALERT,
+            "not a legal move: " + " | ".join(dict.fromkeys(w.text for w in wrong)),
+            wrong=tuple(wrong),
+            locations=tuple(sorted({w.location for w in wrong})),
+        )
 
     def _base(
         self, table: TableObservation | Mapping[str, Pieces] | None, expected: dict[str, Pieces]
@@ -727,12 +757,12 @@ class Referee:
         turned = {p.piece for p in take_off} & {p.piece for p in put_on}
         for p in put_on:
             if p.piece in turned:
-                parts.append(f"turn the {self.describe_piece(p)} on {name}")
+                parts.append(f"turn {_the(self.describe_piece(p))} on {name}")
             else:
-                parts.append(f"put the {self.describe_piece(p)} on {name}")
+                parts.append(f"put {_the(self.describe_piece(p))} on {name}")
         for p in take_off:
             if p.piece not in turned:
-                parts.append(f"take the {self.label(p.piece)} off {name}")
+                parts.append(f"take {_the(self.label(p.piece))} off {name}")
         if not parts:
             what = ", ".join(self.describe_piece(p) for p in want) or "nothing"
             parts.append(f"{name} should hold: {what}")
@@ -854,6 +884,11 @@ def _text_fields(cls: type[Action]) -> tuple[str, ...]:
             f.name for f in dataclasses.fields(cls) if hints.get(f.name) is str
         )
     return known
+
+
+def _the(words: str) -> str:
+    """`the red minecart`, and `the Rock` rather than `the the Rock`."""
+    return words if words.lower().startswith("the ") else f"the {words}"
 
 
 def _common_prefix(sequences: list[tuple[Action, ...]]) -> tuple[Action, ...]:

@@ -147,3 +147,14 @@ def test_every_game_with_a_table_is_refereed(name: str) -> None:
     assert all(r.alerted for r in wrong)
     judged = [r for r in results if r.kind is not CaseKind.WRONG_PIECE and not r.unseen]
     assert sum(r.recovered for r in judged) / len(judged) >= 0.95
+
+
+def test_a_one_of_a_kind_piece_seen_twice_is_an_alert_naming_both() -> None:
+    state = _game()
+    table = _after(state, {"type": "place_cart", "cart": "red-white", "square": "F12"})
+    (cart,) = table["F12"]
+    twice = {**table, "D12": (cart,)}
+    verdict = REFEREE.judge(state, _seen(twice))
+    assert verdict.kind is VerdictKind.ALERT
+    assert verdict.locations == ("D12", "F12")
+    assert "lies on 2 squares; the game has 1" in verdict.text
