@@ -50,7 +50,8 @@ def test_expected_table_follows_a_cart_onto_the_board() -> None:
         {"apply": {"type": "choose_side", "side": "north"}},
         {"apply": {"type": "place_cart", "cart": "red-white", "square": "D12"}},
     ]
-    assert run_scenario({"game": "offtherails", "options": {"players": 2}, "steps": steps}).passed
+    scenario = {"game": "offtherails", "options": {"players": 2}, "rule": "test", "steps": steps}
+    assert run_scenario(scenario).passed
     state = rules.new_game("offtherails", {"players": 2}, 0)
     import random
 
