@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
+import dataclasses
 from pathlib import Path
 
 from controller.cli._types import Subparsers
@@ -13,7 +13,8 @@ from controller.cli._types import Subparsers
 DESCRIPTION = """Run the table service: the referee watching the table, the event log and the HTTP
 API for the phones. With no camera and no sensor board configured (the default) it runs the
 simulated table: a virtual sensor board, a synthetic camera, and bot players moving pieces on
-them, mistakes included, so the whole path runs on any machine."""
+them, mistakes included, so the whole path runs on any machine. Settings come from the
+configuration file (docs/configuration.md); a flag given here wins over the file."""
 
 
 def register(commands: Subparsers, benches: Subparsers) -> None:
@@ -21,46 +22,64 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     serve = commands.add_parser(
         "serve", help="run the table service (simulated table by default)", description=DESCRIPTION
     )
-    serve.add_argument("--game", default="offtherails", help="the game started when none is open")
-    serve.add_argument("--players", type=int, default=4)
-    serve.add_argument("--seed", type=int, default=None)
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=int, default=8080)
     serve.add_argument(
-        "--data",
+        "--config",
         type=Path,
-        default=Path(os.environ.get("RAILTABLE_DATA", "~/.local/share/railtable")).expanduser(),
-        help="folder for the event log and the PIN",
+        default=None,
+        help="configuration file (default: $RAILTABLE_CONFIG or /etc/railtable/railtable.toml)",
     )
-    serve.add_argument("--camera", default="simulated", help='"simulated", "none" or a source')
-    serve.add_argument("--board", default="simulated", help='"simulated", "none" or a serial URL')
-    serve.add_argument("--pin", default="", help="the host's table PIN (default: kept in --data)")
+    serve.add_argument("--game", default=None, help="the game started when none is open")
+    serve.add_argument("--players", type=int, default=None)
+    serve.add_argument("--seed", type=int, default=None)
+    serve.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=None, help="default 8080")
+    serve.add_argument("--data", type=Path, default=None, help="folder for the event log, the PIN")
+    serve.add_argument("--camera", default=None, help='"simulated", "none" or a source')
+    serve.add_argument("--board", default=None, help='"simulated", "none" or a serial URL')
+    serve.add_argument("--pin", default=None, help="the host's table PIN (default: kept in --data)")
+    serve.add_argument("--no-bots", action="store_true", help="the simulated table without bots")
     serve.set_defaults(handler=_serve)
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import rules
+    from controller.config import check_game, default_path, load_config
     from controller.serve import configure_logging, run_service
     from controller.service import ServiceSettings
 
-    info = rules.game_info(args.game)  # KeyError: unknown game, one line from the CLI
-    if not info.min_players <= args.players <= info.max_players:
-        raise ValueError(
-            f"--players {args.players}: {info.title} takes {info.min_players} to "
-            f"{info.max_players} players"
-        )
-    if not 1 <= args.port <= 65535:
-        raise ValueError(f"--port {args.port}: must be 1 to 65535")
+    config = load_config(args.config if args.config is not None else default_path())
+    given = {
+        "game": args.game,
+        "players": args.players,
+        "seed": args.seed,
+        "listen": args.host,
+        "port": args.port,
+        "data_dir": args.data,
+        "camera": args.camera,
+        "board": args.board,
+        "pin": args.pin,
+    }
+    config = dataclasses.replace(config, **{k: v for k, v in given.items() if v is not None})
+    if args.no_bots:
+        config = dataclasses.replace(config, bots=False)
+    check_game(
+        config,
+        "--game" if args.game is not None else "[game] name =",
+        "--players" if args.players is not None else "[game] players =",
+    )
+    if not 1 <= config.port <= 65535:
+        raise ValueError(f"--port {config.port}: must be 1 to 65535")
     settings = ServiceSettings(
-        data_dir=args.data,
-        pin=args.pin,
-        game=args.game,
-        players=args.players,
-        seed=args.seed,
-        camera=args.camera,
-        board=args.board,
+        data_dir=config.data_dir,
+        pin=config.pin,
+        game=config.game,
+        players=config.players,
+        options=dict(config.options),
+        seed=config.seed,
+        camera=config.camera,
+        board=config.board,
+        bots=config.bots,
     )
     configure_logging()
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run_service(settings, args.host, args.port))
+        asyncio.run(run_service(settings, config.listen, config.port))
     return 0

@@ -26,7 +26,7 @@ def _fails(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        (["serve", "--game", "chess"], "railtable serve: unknown game 'chess'"),
+        (["serve", "--game", "chess"], "railtable serve: --game 'chess': not a game of this"),
         (["serve", "--players", "9"], "--players 9: Off the Rails takes 1 to 4 players"),
         (["serve", "--players", "0"], "--players 0: Off the Rails takes 1 to 4 players"),
         (["markers", "offtherails", "--out", "/etc/passwd"], "/etc/passwd is a file"),

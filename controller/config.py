@@ -1,0 +1,180 @@
+"""The configuration file (TOML, stdlib `tomllib`): validated at start, every error in one line.
+
+Every key, its default and what it may be are in docs/configuration.md. An unknown section or key
+is an error (a typo must not be ignored quietly); a missing file or section means the defaults,
+which run the simulated table.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rules.core import BadOptions, resolve_options
+from rules.registry import GAMES, game_info
+
+DEFAULT_PATHS = (Path("/etc/railtable/railtable.toml"),)
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used; the message names the file, key and value."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """The service's configuration (defaults: the simulated table on localhost:8080)."""
+
+    data_dir: Path = field(
+        default_factory=lambda: Path(
+            os.environ.get("RAILTABLE_DATA", "~/.local/share/railtable")
+        ).expanduser()
+    )
+    listen: str = "127.0.0.1"
+    port: int = 8080
+    pin: str = ""
+    camera: str = "simulated"
+    board: str = "simulated"
+    game: str = "offtherails"
+    players: int = 4
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+    bots: bool = True
+    path: Path | None = None  # the file it came from
+
+
+Check = Callable[[str, Any], Any]
+
+
+def _text(key: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(f"{key} = {value!r}: must be text in quotes")
+    return value
+
+
+def _whole(low: int, high: int) -> Check:
+    def check(key: str, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ConfigError(f"{key} = {value!r}: must be a whole number from {low} to {high}")
+        return value
+
+    return check
+
+
+def _yes_no(key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{key} = {value!r}: must be true or false")
+    return value
+
+
+def _pin(key: str, value: Any) -> str:
+    text = _text(key, value)
+    if text and not (text.isdigit() and 4 <= len(text) <= 8):
+        raise ConfigError(f'{key} = {value!r}: must be 4 to 8 digits (or "" to make one)')
+    return text
+
+
+def _source(key: str, value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return str(value)  # a camera device index
+    text = _text(key, value)
+    if not text:
+        raise ConfigError(f'{key} = "": must be "simulated", "none" or a device, file or URL')
+    return text
+
+
+SCHEMA: dict[str, dict[str, Check]] = {
+    "table": {
+        "data_dir": _text,
+        "listen": _text,
+        "port": _whole(1, 65535),
+        "pin": _pin,
+        "bots": _yes_no,
+    },
+    "camera": {"source": _source},
+    "board": {"url": _source},
+    "game": {"name": _text, "players": _whole(1, 16), "seed": _whole(0, 2**31), "options": _text},
+}
+
+
+def default_path() -> Path | None:
+    """`$RAILTABLE_CONFIG`, else /etc/railtable/railtable.toml if it exists, else none."""
+    named = os.environ.get("RAILTABLE_CONFIG")
+    if named:
+        return Path(named)
+    return next((p for p in DEFAULT_PATHS if p.exists()), None)
+
+
+def load_config(path: Path | None) -> Config:
+    """The configuration in `path` (None: all defaults); ConfigError names what is wrong."""
+    if path is None:
+        return Config()
+    try:
+        data = tomllib.loads(path.read_text())
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read it ({error.strerror})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    try:
+        return _config(data, path)
+    except ConfigError as error:
+        raise ConfigError(f"{path}: {error}") from None
+
+
+def _config(data: Mapping[str, Any], path: Path) -> Config:
+    values: dict[str, Any] = {}
+    for section, keys in data.items():
+        if section not in SCHEMA:
+            raise ConfigError(f"unknown section [{section}]; known: {', '.join(SCHEMA)}")
+        if not isinstance(keys, Mapping):
+            raise ConfigError(f"[{section}] must be a section of keys")
+        for key, value in keys.items():
+            if section == "game" and key == "options":
+                if not isinstance(value, Mapping):
+                    raise ConfigError("[game] options must be a table of game options")
+                values["options"] = dict(value)
+                continue
+            check = SCHEMA[section].get(key)
+            if check is None:
+                known = ", ".join(k for k in SCHEMA[section])
+                raise ConfigError(f"unknown key {key!r} in [{section}]; known: {known}")
+            values[f"{section}.{key}"] = check(f"[{section}] {key}", value)
+    config = Config(
+        data_dir=Path(values.get("table.data_dir", str(Config().data_dir))).expanduser(),
+        listen=values.get("table.listen", "127.0.0.1"),
+        port=values.get("table.port", 8080),
+        pin=values.get("table.pin", ""),
+        bots=values.get("table.bots", True),
+        camera=values.get("camera.source", "simulated"),
+        board=values.get("board.url", "simulated"),
+        game=values.get("game.name", "offtherails"),
+        players=values.get("game.players", 4),
+        options=values.get("options", {}),
+        seed=values.get("game.seed"),
+        path=path,
+    )
+    check_game(config)
+    return config
+
+
+def check_game(
+    config: Config, name: str = "[game] name =", players: str = "[game] players ="
+) -> None:
+    """The game, its player count and options are the table's (`name`, `players`: how to say
+    where they came from, the file's keys or the command line's flags)."""
+    if config.game not in GAMES:
+        known = ", ".join(sorted(GAMES))
+        raise ConfigError(f"{name} {config.game!r}: not a game of this table; known: {known}")
+    info = game_info(config.game)
+    if not info.min_players <= config.players <= info.max_players:
+        raise ConfigError(
+            f"{players} {config.players}: {info.title} takes "
+            f"{info.min_players} to {info.max_players} players"
+        )
+    try:
+        resolve_options(info.options, {**config.options, "players": config.players})
+    except BadOptions as error:
+        raise ConfigError(f"[game] options: {error}") from None
