@@ -26,6 +26,12 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     play.add_argument("--verbose", action="store_true", help="print every action")
     play.set_defaults(handler=_play)
 
+    replay = sub.add_parser(
+        "replay", help="check a JSON game record (the service's export) action by action"
+    )
+    replay.add_argument("file", type=Path)
+    replay.set_defaults(handler=_replay)
+
     check = sub.add_parser("check", help="run scenario files or folders of them")
     check.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
     check.set_defaults(handler=_check)
@@ -85,6 +91,32 @@ def _play(args: argparse.Namespace) -> int:
         if extra.get(key) not in (None, ""):
             result[key] = extra[key]
     print(json.dumps(result))
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    """Replay a game record; one line for the first action the rules refuse."""
+    import rules
+
+    try:
+        record = json.loads(args.file.read_text())
+    except json.JSONDecodeError as error:
+        raise UsageError(f"{args.file}: not JSON ({error})") from None
+    if not isinstance(record, dict) or not {"game", "options", "seed", "actions"} <= set(record):
+        raise UsageError(f"{args.file}: not a game record (game, options, seed, actions)")
+    state = rules.new_game(record["game"], record["options"], record["seed"])
+    for number, entry in enumerate(record["actions"], start=1):
+        try:
+            state.apply(entry["action"])
+        except (rules.IllegalAction, KeyError, TypeError) as error:
+            print(f"action {number} ({entry.get('action') if isinstance(entry, dict) else entry}):"
+                  f" {error}")  # fmt: skip
+            return 1
+    scores = state.scores()
+    if record.get("scores") is not None and record["scores"] != scores:
+        print(f"the record's scores {record['scores']} differ from the replay's {scores}")
+        return 1
+    print(json.dumps({"actions": len(record["actions"]), "scores": scores, "over": state.is_over}))
     return 0
 
 

@@ -116,3 +116,26 @@ def test_the_log_is_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
     assert log.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert log.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert isinstance(log.db, sqlite3.Connection)
+
+
+def test_an_exported_record_replays_with_the_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from controller.cli import main
+
+    session = _session(tmp_path)
+    session.start("offtherails", {"players": 2}, seed=1)
+    session.act(Asker.at(0), {"type": "choose_side", "side": "north"})
+    session.act(Asker.at(0), {"type": "place_tile", "square": "F11", "exits": "NS"})
+    assert session.record is not None
+    record = session.log.record_json(session.record.id)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    assert main(["rules", "replay", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["actions"] == len(record["actions"])
+    record["actions"][-1]["action"]["square"] = "D9"
+    path.write_text(json.dumps(record))
+    assert main(["rules", "replay", str(path)]) == 1
+    assert "centre square of a mine" in capsys.readouterr().out
