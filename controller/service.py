@@ -88,8 +88,15 @@ class SimulatedCamera:
         self.index = 0
         self._seen_version = -1
         self._hand_frames = 0
+        self.unplugged_until = 0.0
+
+    def unplug(self, seconds: float) -> None:
+        """The fault knob: no frames for `seconds`, as a camera whose cable was pulled."""
+        self.unplugged_until = time.monotonic() + seconds
 
     def frame(self) -> Any:
+        if time.monotonic() < self.unplugged_until:
+            return None
         version = self.table.version
         if version != self._seen_version:
             self._seen_version = version
@@ -125,6 +132,7 @@ class TableService:
         self.pipeline: VisionPipeline | None = None
         self.camera_table: TableObservation | None = None
         self.camera_still = True  # the camera sees nothing moving (always, without a camera)
+        self._camera_lost = False
         self.started_at = time.time()
         self._woken = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -267,7 +275,17 @@ class TableService:
 
     def _camera_step(self) -> None:
         assert self.camera is not None and self.pipeline is not None
-        report = self.pipeline.process(self.camera.frame())
+        image = self.camera.frame()
+        if image is None:  # degrade to the sensor board alone until frames come back
+            self.camera_health.set("disconnected", "no frames from the camera")
+            self.camera_table = None
+            self.camera_still = True
+            self._camera_lost = True
+            return
+        if self._camera_lost:
+            self._camera_lost = False
+            self.pipeline.request_full_decode()  # back: read every location afresh
+        report = self.pipeline.process(image)
         self.camera_health.set(report.calibration.value, f"stability {report.stability.value}")
         self.camera_still = report.stability is Stability.SETTLED and report.settled is None
         if report.settled is not None:

@@ -56,3 +56,39 @@ def test_bots_play_on_the_simulated_table_and_the_referee_follows(tmp_path: Path
         assert service.log.replay(record).to_json() == live.to_json()  # the log is the state
     finally:
         service.stop()
+
+
+async def _until(service: TableService, check: object, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        await service.step()
+        if check():  # type: ignore[operator]
+            return True
+        await asyncio.sleep(service.settings.tick_s)
+    return False
+
+
+def test_pulled_cables_degrade_and_recover_without_a_restart(tmp_path: Path) -> None:
+    settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=2, bots=False,
+                               camera_period_s=0.1)  # fmt: skip
+    service = TableService(settings)
+    service.start()
+
+    async def scenario() -> None:
+        status = service.status
+        assert await _until(service, lambda: status()["mode"] == "camera_and_sensors", 30)
+        assert service.virtual_board is not None and service.camera is not None
+        service.virtual_board.unplug(1.5)
+        assert await _until(service, lambda: status()["board"]["state"] != "connected", 10)
+        lost = status()["board"]
+        assert lost["since"] > 0 and status()["mode"] == "camera_only"
+        assert await _until(service, lambda: status()["board"]["state"] == "connected", 20)
+        service.camera.unplug(1.0)
+        assert await _until(service, lambda: status()["camera"]["state"] == "disconnected", 10)
+        assert await _until(service, lambda: status()["mode"] == "sensors_only", 5)
+        assert await _until(service, lambda: status()["mode"] == "camera_and_sensors", 30)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        service.stop()
