@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.gpio import GpioPins
 from rules.core import BadOptions, resolve_options
 from rules.registry import GAMES, game_info
 
@@ -43,6 +44,7 @@ class Config:
     options: Mapping[str, Any] = field(default_factory=dict)
     seed: int | None = None
     bots: bool = True
+    gpio: GpioPins = field(default_factory=GpioPins)
     path: Path | None = None  # the file it came from
 
 
@@ -86,6 +88,20 @@ def _source(key: str, value: Any) -> str:
     return text
 
 
+def _pin_list(key: str, value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 27 for v in value
+    ):
+        raise ConfigError(f"{key} = {value!r}: must be a list of GPIO pins 0..27, one per seat")
+    return tuple(value)
+
+
+def _seconds(key: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.5 <= value <= 30:
+        raise ConfigError(f"{key} = {value!r}: must be 0.5 to 30 seconds")
+    return float(value)
+
+
 SCHEMA: dict[str, dict[str, Check]] = {
     "table": {
         "data_dir": _text,
@@ -97,6 +113,14 @@ SCHEMA: dict[str, dict[str, Check]] = {
     "camera": {"source": _source},
     "board": {"url": _source},
     "game": {"name": _text, "players": _whole(1, 16), "seed": _whole(0, 2**31), "options": _text},
+    "gpio": {
+        "pin_factory": _text,
+        "seat_buttons": _pin_list,
+        "seat_leds": _pin_list,
+        "buzzer": _whole(0, 27),
+        "shutdown_button": _whole(0, 27),
+        "shutdown_hold_s": _seconds,
+    },
 }
 
 
@@ -154,8 +178,22 @@ def _config(data: Mapping[str, Any], path: Path) -> Config:
         players=values.get("game.players", 4),
         options=values.get("options", {}),
         seed=values.get("game.seed"),
+        gpio=GpioPins(
+            seat_buttons=values.get("gpio.seat_buttons", ()),
+            seat_leds=values.get("gpio.seat_leds", ()),
+            buzzer=values.get("gpio.buzzer"),
+            shutdown_button=values.get("gpio.shutdown_button"),
+            shutdown_hold_s=values.get("gpio.shutdown_hold_s", 3.0),
+            pin_factory=values.get("gpio.pin_factory", "auto"),
+        ),
         path=path,
     )
+    try:
+        config.gpio.check()
+    except ValueError as error:
+        raise ConfigError(f"[gpio] {error}") from None
+    if config.gpio.pin_factory not in ("auto", "mock"):
+        raise ConfigError(f'[gpio] pin_factory = {config.gpio.pin_factory!r}: "auto" or "mock"')
     check_game(config)
     return config
 

@@ -27,6 +27,7 @@ async def run_service(settings: ServiceSettings, host: str, port: int) -> None:
     service.start()
     app = create_app(service)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    service.on_stop = lambda: setattr(server, "should_exit", True)
     table = asyncio.create_task(service.run())
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     print(

@@ -17,14 +17,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.gpio import GpioPins, TableIO
 from controller.observe import Observation, fuse
 from controller.referee import Verdict, VerdictKind
-from controller.session import TableSession
+from controller.session import Asker, Refused, TableSession
 from controller.simulated import Bots, PhysicalTable
 from controller.store import EventLog
 from controller.vision_bridge import board_geometry, observation, stickers
 from firmware_bridge.link import BoardLink
 from firmware_bridge.messages import Color, Square
+from rules.core import Visibility
 from rules.physical import Catalogue, Layout, TableObservation
 from rules.registry import game_info
 from vision.pipeline import VisionPipeline
@@ -58,6 +60,7 @@ class ServiceSettings:
     camera_period_s: float = 0.25  # the simulated camera: a frame this often
     mistake_rate: float = 0.06
     bots: bool = True  # on the simulated table, bots play
+    gpio: GpioPins = field(default_factory=GpioPins)
 
 
 @dataclass
@@ -143,6 +146,10 @@ class TableService:
         self._next_bot = 0.0
         self._next_frame = 0.0
         self._stopping = False
+        self.on_stop: Any = None  # set by whoever serves the API: stop serving too
+        self.io = TableIO(settings.gpio)
+        self.io.on_done = lambda seat: self._later(lambda: self.done(seat))
+        self.io.on_shutdown = lambda: self._later(self.shut_down)
 
     # ---- life cycle
     def start(self) -> None:
@@ -208,6 +215,37 @@ class TableService:
     def _start_link(self, url: str) -> None:
         self.link = BoardLink(url, on_event=lambda _: self.wake_from_thread()).start()
 
+    def _later(self, call: Any) -> None:
+        """Run `call` on the event loop (from a gpiozero or link thread)."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(call)
+
+    def done(self, seat: int) -> None:
+        """A seat's "done" button: the one unseen action that ends its phase, if there is one."""
+        state = self.session.state
+        if state is None or state.current_player != seat:
+            return
+        ending = [
+            a
+            for a in state.legal_actions()
+            if a.VISIBILITY is Visibility.IMPLIED and list(a.to_json()) == ["type"]
+        ]
+        if len(ending) == 1:
+            try:
+                self.session.act(Asker.at(seat), ending[0].to_json())
+            except Refused as error:
+                log.info("done button of seat %s: %s", seat, error)
+        self.wake()
+
+    def shut_down(self) -> None:
+        """The shutdown button held: stop the service cleanly (systemd may power off after)."""
+        log.warning("shutdown button held: stopping")
+        self._stopping = True
+        if self.on_stop is not None:
+            self.on_stop()
+        self.wake()
+
     def wake_from_thread(self) -> None:
         """A board event on the link's thread: wake the loop at once (the board debounced it)."""
         loop = self._loop
@@ -216,6 +254,7 @@ class TableService:
 
     def stop(self) -> None:
         self._stopping = True
+        self.io.close()
         if self.link is not None:
             self.link.stop()
         if self.virtual_board is not None:
@@ -308,7 +347,12 @@ class TableService:
         return fuse(layout, info.catalogue(), self.camera_table, occupied)
 
     def _show(self, verdict: Verdict | None) -> None:
-        """LEDs under the squares in error (red) and with something left to do (amber)."""
+        """LEDs under the squares in error (red) and with something left to do (amber); the
+        seat to act lit; a buzz on an alert."""
+        state = self.session.state
+        self.io.show_turn(state.current_player if state is not None else None)
+        if verdict is not None and verdict.kind is VerdictKind.ALERT:
+            self.io.alert()
         if self.link is None or verdict is None:
             return
         info, state = self.session.info, self.session.state
@@ -352,6 +396,7 @@ class TableService:
             if verdict is None
             else {"kind": verdict.kind.value, "text": verdict.text},
             "bots": None if self.bots is None else vars(self.bots.stats),
+            "gpio": self.io.health(),
             "uptime_s": round(time.time() - self.started_at, 1),
         }
 

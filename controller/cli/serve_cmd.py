@@ -78,6 +78,7 @@ def _serve(args: argparse.Namespace) -> int:
         camera=config.camera,
         board=config.board,
         bots=config.bots,
+        gpio=config.gpio,
     )
     configure_logging()
     with contextlib.suppress(KeyboardInterrupt):

@@ -51,3 +51,11 @@ def test_each_mistake_names_file_key_and_value(tmp_path: Path, text: str, says: 
 def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="cannot read it"):
         load_config(tmp_path / "nope.toml")
+
+
+def test_gpio_pins_are_checked(tmp_path: Path) -> None:
+    path = tmp_path / "railtable.toml"
+    path.write_text("[gpio]\nseat_buttons = [5, 6]\nbuzzer = 6\n")
+    with pytest.raises(ConfigError, match="GPIO pin 6 is used twice"):
+        load_config(path)
+    assert load_config(EXAMPLE).gpio.seat_buttons == (5, 6, 13, 19)

@@ -92,3 +92,32 @@ def test_pulled_cables_degrade_and_recover_without_a_restart(tmp_path: Path) -> 
         asyncio.run(scenario())
     finally:
         service.stop()
+
+
+def test_a_seat_button_ends_its_action_phase(tmp_path: Path) -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from controller.gpio import GpioPins, TableIO
+    from controller.session import Asker
+
+    settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=2, bots=False,
+                               camera="none", board="none")  # fmt: skip
+    service = TableService(settings)
+    factory = MockFactory()
+    service.io = TableIO(GpioPins(seat_buttons=(5, 6), seat_leds=(17, 27)), factory)
+    service.start()
+    service.session.act(Asker.at(0), {"type": "choose_side", "side": "north"})
+
+    async def press() -> None:
+        service._loop = asyncio.get_running_loop()
+        service.io.on_done = lambda seat: service._later(lambda: service.done(seat))
+        factory.pin(5).drive_low()
+        await _until(service, lambda: service.session.state.history[-1].TYPE != "choose_side", 5)  # type: ignore[union-attr]
+
+    try:
+        asyncio.run(press())
+        state = service.session.state
+        assert state is not None
+        assert any(a.TYPE == "end_actions" for a in state.history)
+    finally:
+        service.stop()
