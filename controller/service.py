@@ -23,6 +23,7 @@ from controller.referee import Verdict, VerdictKind
 from controller.session import Asker, Refused, TableSession
 from controller.simulated import Bots, PhysicalTable
 from controller.store import EventLog
+from controller.systemd_notify import notify, watchdog_interval
 from controller.vision_bridge import board_geometry, observation, stickers
 from firmware_bridge.link import BoardLink
 from firmware_bridge.messages import Color, Square
@@ -269,7 +270,13 @@ class TableService:
     async def run(self) -> None:
         """Tick until stopped: read the inputs, judge a settled table, let the bots play."""
         self._loop = asyncio.get_running_loop()
+        notify("READY=1")
+        every = watchdog_interval()
+        petted = 0.0
         while not self._stopping:
+            if every is not None and time.monotonic() - petted >= every:
+                notify("WATCHDOG=1")  # a hung loop stops this, and systemd restarts us
+                petted = time.monotonic()
             try:
                 await self.step()
             except Exception:  # one bad tick must not end the table's evening
