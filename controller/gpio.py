@@ -45,7 +45,7 @@ def make_factory(name: str) -> Any:
     if name == "mock":
         return MockFactory()
     if name != "auto":
-        raise ValueError(f"pin_factory {name!r}: must be \"auto\" or \"mock\"")
+        raise ValueError(f'pin_factory {name!r}: must be "auto" or "mock"')
     try:
         with open("/proc/device-tree/model") as model:
             on_pi = "Raspberry Pi" in model.read()

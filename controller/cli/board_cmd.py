@@ -43,6 +43,15 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     sim.add_argument("--duration", type=float, default=None, help="stop after this many seconds")
     sim.set_defaults(handler=_sim_board)
 
+    board = commands.add_parser("board", help="the sensor board: watch it talk")
+    board_sub = board.add_subparsers(dest="board_command", required=True, metavar="ACTION")
+    watch = board_sub.add_parser(
+        "watch", help="print the board's handshake and every magnet placed or lifted"
+    )
+    watch.add_argument("url", help="serial URL: /dev/serial/by-id/..., or a virtual board's path")
+    watch.add_argument("--duration", type=_watch_seconds, default=None, help="stop after S seconds")
+    watch.set_defaults(handler=_watch)
+
     link = benches.add_parser("link", help="latency and delivery of the sensor-board link")
     link.add_argument("--json", action="store_true", help="print one JSON object")
     link.add_argument("--samples", type=int, default=200, help="changes timed one by one")
@@ -54,6 +63,22 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         "--throughput-seconds", type=float, default=2.0, help="length of the events_per_s run"
     )
     link.set_defaults(handler=_bench_link)
+
+
+def _watch_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < 86400 or math.isnan(value):
+        raise argparse.ArgumentTypeError(f"{value} is not between 0 and a day")
+    return value
+
+
+def _watch(args: argparse.Namespace) -> int:
+    from controller.board_watch import watch
+
+    return watch(args.url, args.duration)
 
 
 def _side(flag: str, value: int) -> str | None:
