@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from controller.cli import (
     board_cmd,
+    doctor_cmd,
     referee_cmd,
     rules_cmd,
     serve_cmd,
@@ -17,7 +18,7 @@ from controller.cli import (
 from controller.cli._types import UsageError
 
 # Each module adds its own sub-commands and `bench` targets; none of them touches another's.
-_AREAS = (rules_cmd, board_cmd, vision_cmd, serve_cmd, referee_cmd, service_cmd)
+_AREAS = (rules_cmd, board_cmd, vision_cmd, serve_cmd, referee_cmd, service_cmd, doctor_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,26 @@
+"""`railtable doctor`: what is wrong with this table's setup, in plain words."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from controller.cli._types import Subparsers
+
+
+def register(commands: Subparsers, benches: Subparsers) -> None:
+    """Add `doctor`."""
+    doctor = commands.add_parser(
+        "doctor", help="check the config, camera, sensor board, GPIO, data folder and port"
+    )
+    doctor.add_argument("--config", type=Path, default=None, help="configuration file")
+    doctor.set_defaults(handler=_doctor)
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from controller.doctor import diagnose
+
+    findings = diagnose(args.config)
+    for finding in findings:
+        print(finding.line())
+    return 0 if all(f.ok for f in findings) else 1
