@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from controller.service import ServiceSettings, TableService
-from controller.store import EventKind
+from controller.store import EventKind, EventLog
 
 
 async def _play(service: TableService, seconds: float, moves: int) -> None:
@@ -121,3 +121,39 @@ def test_a_seat_button_ends_its_action_phase(tmp_path: Path) -> None:
         assert any(a.TYPE == "end_actions" for a in state.history)
     finally:
         service.stop()
+
+
+def test_a_whole_game_on_the_simulated_table(tmp_path: Path) -> None:
+    """From rendered frames and serial bytes to the log: the game ends, its scores are those of
+    its actions applied directly to the engine, and every deliberate mistake was an alert."""
+    from rules.registry import new_game
+
+    settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=21,
+                               bot_period_s=0.05, camera_period_s=0.03, tick_s=0.02,
+                               mistake_rate=0.1)  # fmt: skip
+    service = TableService(settings)
+    service.start()
+    record_id = service.session.record.id if service.session.record else 0
+
+    async def play() -> None:
+        deadline = time.monotonic() + 150
+        while service.session.record is not None and time.monotonic() < deadline:
+            await service.step()
+            await asyncio.sleep(0.01)
+
+    try:
+        asyncio.run(play())
+    finally:
+        service.stop()
+    log = EventLog(tmp_path / "railtable.sqlite3")
+    record = log.game(record_id)
+    assert record is not None and record.ended_at is not None, "the game did not end"
+    exported = log.record_json(record_id)
+    engine = new_game(exported["game"], exported["options"], exported["seed"])
+    for entry in exported["actions"]:
+        engine.apply(entry["action"])
+    assert engine.is_over and engine.scores() == record.scores
+    bots = service.bots
+    assert bots is not None and bots.stats.mistakes >= 1
+    assert bots.stats.mistakes_alerted == bots.stats.mistakes
+    assert bots.stats.mistakes_applied == 0
