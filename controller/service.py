@@ -33,6 +33,7 @@ from rules.registry import game_info
 from vision.pipeline import VisionPipeline
 from vision.readings import Stability
 from vision.render import Conditions, Hand, TableRenderer, View
+from vision.sources import CameraSource, CameraThread, camera_address
 
 log = logging.getLogger("railtable")
 
@@ -116,6 +117,32 @@ class SimulatedCamera:
         )
 
 
+class RealCamera:
+    """A camera (device index, file or stream URL) read on its own thread; reconnects itself."""
+
+    def __init__(self, source: str) -> None:
+        self.source = CameraSource(camera_address(source))
+        self.thread = CameraThread(self.source).start()
+        self._last_index = -1
+
+    def frame(self) -> Any:
+        """The newest frame not yet handed out, or None (none new, or the camera is away)."""
+        latest = self.thread.latest()
+        if latest is None or latest.index == self._last_index:
+            return None if latest is None else _SAME
+        self._last_index = latest.index
+        return latest.image
+
+    def health(self) -> str:
+        return f"{self.source.state.value}: {self.source.reason}"
+
+    def stop(self) -> None:
+        self.thread.stop()
+
+
+_SAME = object()  # the camera has no new frame yet: nothing to process, nothing lost
+
+
 class TableService:
     """Everything at the table, started by `start()` and run by `run()`."""
 
@@ -132,7 +159,7 @@ class TableService:
         self.bots: Bots | None = None
         self.virtual_board: Any = None
         self.link: BoardLink | None = None
-        self.camera: SimulatedCamera | None = None
+        self.camera: SimulatedCamera | RealCamera | None = None
         self.pipeline: VisionPipeline | None = None
         self.camera_table: TableObservation | None = None
         self.camera_still = True  # the camera sees nothing moving (always, without a camera)
@@ -188,7 +215,9 @@ class TableService:
         elif self.settings.camera == NONE:
             self.camera_health.set("none", "no camera configured")
         else:
-            self.camera_health.set("unsupported", "a real camera is not wired in yet")
+            self.camera = RealCamera(self.settings.camera)
+            self.pipeline = VisionPipeline(board_geometry(layout, catalogue), stickers(catalogue))
+            self.camera_health.set("connecting", f"opening camera {self.settings.camera!r}")
 
     def _start_virtual_board(self, layout: Layout) -> None:
         from hardware.virtual_board import VirtualBoard
@@ -260,6 +289,8 @@ class TableService:
             self.link.stop()
         if self.virtual_board is not None:
             self.virtual_board.stop()
+        if isinstance(self.camera, RealCamera):
+            self.camera.stop()
         self.log.close()
 
     def wake(self) -> None:
@@ -322,8 +353,11 @@ class TableService:
     def _camera_step(self) -> None:
         assert self.camera is not None and self.pipeline is not None
         image = self.camera.frame()
+        if image is _SAME:
+            return
         if image is None:  # degrade to the sensor board alone until frames come back
-            self.camera_health.set("disconnected", "no frames from the camera")
+            detail = self.camera.health() if isinstance(self.camera, RealCamera) else ""
+            self.camera_health.set("disconnected", detail or "no frames from the camera")
             self.camera_table = None
             self.camera_still = True
             self._camera_lost = True

@@ -157,3 +157,35 @@ def test_a_whole_game_on_the_simulated_table(tmp_path: Path) -> None:
     assert bots is not None and bots.stats.mistakes >= 1
     assert bots.stats.mistakes_alerted == bots.stats.mistakes
     assert bots.stats.mistakes_applied == 0
+
+
+def test_a_real_camera_source_feeds_the_referee(tmp_path: Path) -> None:
+    """A video file through the camera path (cv2.VideoCapture, its thread, the pipeline)."""
+    import cv2
+
+    from controller.service import SimulatedCamera
+    from controller.simulated import PhysicalTable
+    from rules.registry import game_info
+
+    info = game_info("offtherails")
+    assert info.layout is not None and info.catalogue is not None
+    layout, catalogue = info.layout({}), info.catalogue()
+    camera = SimulatedCamera(PhysicalTable(layout, catalogue), layout, catalogue)
+    video = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (1280, 720))
+    for _ in range(40):
+        writer.write(camera.frame())
+    writer.release()
+    settings = ServiceSettings(data_dir=tmp_path / "data", pin="1234", players=2, seed=1,
+                               camera=str(video), board="none", camera_period_s=0.02)  # fmt: skip
+    service = TableService(settings)
+    service.start()
+
+    async def look() -> bool:
+        return await _until(service, lambda: service.status()["mode"] == "camera_only", 20)
+
+    try:
+        assert asyncio.run(look()), service.status()
+        assert service.camera_health.state == "calibrated"
+    finally:
+        service.stop()
