@@ -161,7 +161,8 @@ class _StepKind(StrEnum):
 
     BY_HAND = "by_hand"  # a player's action that shows on the table
     IMPLIED = "implied"  # unseen, proven by what follows
-    DRAWN = "drawn"  # a chance outcome (observed, or drawn by the digital deck)
+    DRAWN = "drawn"  # a chance outcome drawn by the digital deck
+    SEEN_DRAW = "seen_draw"  # a real draw the table shows (a card turned up in its slot)
     FORCED_INPUT = "forced_input"  # unseen; the rules wait for it
     OPTIONAL_INPUT = "optional_input"  # unseen; taken only when nothing else explains the table
 
@@ -195,7 +196,7 @@ class _Path:
     def _run_after(self, step: _StepKind, shows: bool, seat: int) -> int | None:
         if step is _StepKind.BY_HAND or shows:
             return None
-        if step in (_StepKind.DRAWN, _StepKind.FORCED_INPUT):
+        if step in (_StepKind.DRAWN, _StepKind.SEEN_DRAW, _StepKind.FORCED_INPUT):
             return self.run_seat
         return seat if self.run_seat is None else self.run_seat
 
@@ -210,7 +211,7 @@ class _Path:
         off: frozenset[str],
     ) -> _Path:
         by_hand = step is _StepKind.BY_HAND
-        by_rules = by_hand or step is _StepKind.DRAWN
+        by_rules = by_hand or step in (_StepKind.DRAWN, _StepKind.SEEN_DRAW)
         return _Path(
             (*self.actions, action),
             table,
@@ -444,7 +445,7 @@ class Referee:
                 after = self.table_of(state)
                 moved = _differing(path.table, after)
                 shows = bool(moved & search.changed)
-                if step is _StepKind.BY_HAND and not self._progress(
+                if step in (_StepKind.BY_HAND, _StepKind.SEEN_DRAW) and not self._progress(
                     observation, search, path.table, after, moved
                 ):
                     continue  # a hand's action must make a changed location look as it does
@@ -529,12 +530,17 @@ class Referee:
         resolve_chance: ChanceResolver | None,
     ) -> Iterator[tuple[Action, _StepKind]]:
         if state.current_player == CHANCE:
+            if not state.observed_chance():
+                if resolve_chance is not None:  # the digital deck draws it
+                    yield resolve_chance(state), _StepKind.DRAWN
+                return
             outcomes = [a for a, p in state.chance_outcomes() if p > 0]
             if outcomes and all(a.VISIBILITY is Visibility.TABLE for a in outcomes):
-                for outcome in outcomes:  # a physical draw: the table shows which
-                    yield outcome, _StepKind.DRAWN
-            elif resolve_chance is not None:
-                yield resolve_chance(state), _StepKind.DRAWN
+                for outcome in outcomes:  # a real card turned up: the table shows which
+                    yield outcome, _StepKind.SEEN_DRAW
+            else:  # a real draw nothing shows (a gem from the bag): someone says which
+                for outcome in outcomes[: self.limits.max_forced_inputs]:
+                    yield outcome, _StepKind.FORCED_INPUT
             return
         actions = state.legal_actions()
         forced = all(a.VISIBILITY is Visibility.INPUT for a in actions)
@@ -659,10 +665,10 @@ class Referee:
         seat = self._seat_after(state, prefix)
         asked = self._inputs_after(state, prefix) or seen or []
         options = tuple(Alternative((a,), a.describe()) for a in asked)
+        who = f"seat {seat}" if seat is not None else "the host (a real draw)"
         return Verdict(
             VerdictKind.NEEDS_INPUT,
-            f"seat {seat}: the table cannot show this; say which: "
-            + "; ".join(o.text for o in options),
+            f"{who}: the table cannot show this; say which: " + "; ".join(o.text for o in options),
             actions=prefix,
             options=options,
             seat=seat,
@@ -673,7 +679,12 @@ class Referee:
         for action in prefix:
             state.apply(action)
         try:
-            legal = [] if state.is_over or state.current_player == CHANCE else state.legal_actions()
+            if state.is_over:
+                legal: list[Action] = []
+            elif state.current_player == CHANCE:
+                legal = [a for a, p in state.chance_outcomes() if p > 0 and state.observed_chance()]
+            else:
+                legal = state.legal_actions()
         finally:
             for _ in prefix:
                 state.undo()
@@ -775,6 +786,8 @@ class Referee:
         shown = 0
         try:
             while len(undone) < self.limits.take_back_depth and state.history:
+                if state.history[-1].CHANCE_OUTCOME:
+                    break  # a draw is not taken back by putting pieces back
                 undone.append(state.undo())
                 if undone[-1].VISIBILITY is Visibility.TABLE:
                     shown += 1
@@ -902,5 +915,6 @@ def _common_prefix(sequences: list[tuple[Action, ...]]) -> tuple[Action, ...]:
 
 
 def _text(actions: tuple[Action, ...]) -> str:
-    """The players' actions in words; draws are left out (a dealt card is private)."""
-    return ", ".join(a.describe() for a in actions if not a.CHANCE_OUTCOME) or "nothing"
+    """The actions in words; draws nothing shows are left out (a dealt card is private)."""
+    shown = [a for a in actions if not a.CHANCE_OUTCOME or a.VISIBILITY is Visibility.TABLE]
+    return ", ".join(a.describe() for a in shown) or "nothing"

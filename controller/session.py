@@ -15,9 +15,9 @@ from enum import StrEnum
 from typing import Any
 
 from controller.observe import Observation, Seen
-from controller.referee import Pieces, Referee, Verdict, VerdictKind
+from controller.referee import Alternative, Pieces, Referee, Verdict, VerdictKind
 from controller.store import Event, EventKind, EventLog, GameRecord, action_entry
-from rules.core import CHANCE, Action, GameInfo, IllegalAction, State
+from rules.core import CHANCE, Action, GameInfo, IllegalAction, State, Visibility
 from rules.registry import game_info, new_game
 
 
@@ -89,6 +89,7 @@ class TableSession:
             return False
         self._load(record, self.log.replay(record))
         self._draw_chance()  # a plug pulled between a move and its draws: draw them now, the same
+        self._ask_for_draws()
         return True
 
     def start(self, name: str, options: Mapping[str, Any], seed: int | None = None) -> State:
@@ -108,6 +109,7 @@ class TableSession:
         self._load(record, state)
         self._publish([event])
         self._draw_chance()
+        self._ask_for_draws()
         return state
 
     def end(self, reason: str = "ended by the host") -> None:
@@ -159,6 +161,7 @@ class TableSession:
         self.verdict = None if verdict.kind is VerdictKind.IN_SYNC else verdict
         self._publish(events)
         self._draw_chance()
+        self._ask_for_draws()
         self._check_end()
         return verdict
 
@@ -188,6 +191,7 @@ class TableSession:
         self.verdict = None
         self._publish(events)
         self._draw_chance()
+        self._ask_for_draws()
         self._check_end()
         return events
 
@@ -197,7 +201,8 @@ class TableSession:
         if verdict is None or verdict.kind not in (VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
             raise Refused("there is no question to answer", 409)
         if asker.role is Role.SPECTATOR or (asker.role is Role.SEAT and asker.seat != verdict.seat):
-            raise Refused(f"the question is for seat {verdict.seat}", 403)
+            who = "the host" if verdict.seat is None else f"seat {verdict.seat}"
+            raise Refused(f"the question is for {who}", 403)
         if not 0 <= option < len(verdict.options):
             raise Refused(f"option {option} is not one of 0..{len(verdict.options) - 1}", 422)
         record, state = self._open()
@@ -211,6 +216,7 @@ class TableSession:
         self.verdict = None
         self._publish(events)
         self._draw_chance()
+        self._ask_for_draws()
         self._check_end()
         return events
 
@@ -264,7 +270,7 @@ class TableSession:
     def _draw_chance(self) -> None:
         """Resolve pending chance with the digital deck; each draw is logged before it counts."""
         record, state = self._open()
-        while state.current_player == CHANCE:
+        while state.current_player == CHANCE and not state.observed_chance():
             outcome = digital_draw(state)
             state.apply(outcome)
             try:
@@ -273,6 +279,21 @@ class TableSession:
                 state.undo()
                 raise
             self._publish(events)
+
+    def _ask_for_draws(self) -> None:
+        """A real draw nothing on the table shows (a gem from the bag): ask the host which."""
+        state = self.state
+        if state is None or state.current_player != CHANCE or not state.observed_chance():
+            return
+        outcomes = [a for a, p in state.chance_outcomes() if p > 0]
+        if not outcomes or all(a.VISIBILITY is Visibility.TABLE for a in outcomes):
+            return  # the camera will see it (a card in the reveal slot)
+        options = tuple(Alternative((a,), a.describe()) for a in outcomes)
+        self.verdict = Verdict(
+            VerdictKind.NEEDS_INPUT,
+            "the host (a real draw): say which came up: " + "; ".join(o.text for o in options),
+            options=options,
+        )
 
     def _check_end(self) -> None:
         if self.state is not None and self.state.is_over and self.record is not None:

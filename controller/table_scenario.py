@@ -113,7 +113,8 @@ def _observe(state: State, step: Mapping[str, Any], memory: dict[str, Any]) -> s
 
 
 def _resolve(state: State) -> None:
-    while state.current_player == CHANCE:
+    """Draw pending chance as the service's digital deck does (not a draw made on the table)."""
+    while state.current_player == CHANCE and not state.observed_chance():
         state.apply(digital_draw(state))
 
 

@@ -307,6 +307,11 @@ class State(ABC):
         """At a CHANCE state, each outcome with its probability; otherwise empty."""
         return []
 
+    def observed_chance(self) -> bool:
+        """Whether the pending chance happens on the table (a real card turned up, a real die
+        rolled): the service then waits to see it, or to be told it, instead of drawing it."""
+        return False
+
     def is_legal(self, action: Action) -> bool:
         """Whether `action` may be applied now; games may override with something cheaper."""
         return action in self.legal_actions()

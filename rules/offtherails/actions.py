@@ -158,6 +158,7 @@ class RevealDeposit(Action):
 
     TYPE = "reveal_deposit"
     CHANCE_OUTCOME = True
+    VISIBILITY = Visibility.TABLE  # with the physical deck: the card in the reveal slot
     colour: Colour
     number: int
 
@@ -168,6 +169,7 @@ class RevealChasmCard(Action):
 
     TYPE = "reveal_chasm_card"
     CHANCE_OUTCOME = True
+    VISIBILITY = Visibility.TABLE
 
 
 @dataclass(frozen=True)

@@ -145,6 +145,7 @@ def _deck_json(tabletop: Tabletop) -> JsonDict:
         "final_turns_left": tabletop.final_turns_left,
         "pile_drawn": sorted(colour.value for colour in tabletop.pile_drawn),
         "seen": {colour.value: sorted(numbers) for colour, numbers in tabletop.seen.items()},
+        "revealed": tabletop.revealed,
         "solo_reveals_left": tabletop.solo_reveals_left,
         "solo_chasm_card_out": tabletop.solo_chasm_card_out,
         "solo_waiting": [
@@ -256,6 +257,7 @@ def tabletop_from_json(settings: Settings, data: JsonDict) -> Tabletop:
     tabletop.final_turns_left = deck["final_turns_left"]
     tabletop.pile_drawn = frozenset(Colour(c) for c in deck["pile_drawn"])
     tabletop.seen = {Colour(c): frozenset(numbers) for c, numbers in deck["seen"].items()}
+    tabletop.revealed = str(deck.get("revealed", ""))
     tabletop.solo_reveals_left = deck["solo_reveals_left"]
     tabletop.solo_chasm_card_out = deck["solo_chasm_card_out"]
     tabletop.solo_waiting = tuple(

@@ -50,6 +50,7 @@ def _after_gems(tabletop: Tabletop) -> None:
 def reveal_deposit(tabletop: Tabletop, colour: Colour, number: int) -> None:
     """A deposit card turned up: gems for its square, or (chasm reveal, solo) a collapse."""
     tabletop.seen = {**tabletop.seen, colour: tabletop.seen[colour] | {number}}
+    tabletop.revealed = f"{colour.value}-{number}"
     square = tabletop.board.mines[colour].squares[number - 1]
     gems = tabletop.components.gems_per_deposit_number[number]
     match tabletop.phase:
@@ -87,6 +88,7 @@ def _queue_gems(tabletop: Tabletop, square: int, count: int) -> None:
 
 def reveal_chasm_card(tabletop: Tabletop) -> None:
     """The Chasm card: the final turns begin (solo: it places nothing and is shuffled back)."""
+    tabletop.revealed = "chasm"
     if tabletop.solo:
         tabletop.solo_chasm_card_out = True
         _solo_reveal_done(tabletop)

@@ -167,4 +167,6 @@ def expected_table(state: OffTheRails) -> TableObservation:
             pieces.setdefault(board.names[cart.square], []).append(
                 PlacedPiece(cart_piece(cart.colour.value, die), int(cart.heading))
             )
+    if state.options.get("deposit_deck") == "physical" and state.revealed:
+        pieces[REVEAL_SLOT] = [PlacedPiece(Piece("deposit_card", state.revealed))]
     return TableObservation.of(pieces)

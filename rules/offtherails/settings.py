@@ -104,6 +104,14 @@ OPTIONS: tuple[Option, ...] = (
         "or only as passing through",
     ),
     Option(
+        "deposit_deck",
+        "digital",
+        ("digital", "physical"),
+        "the deposit deck: drawn by the service (digital: phones say what came up) or real cards "
+        "turned up in the reveal slot, read by the camera; gems and chasm tokens then come from "
+        "real bags and are entered on a phone",
+    ),
+    Option(
         "solo_chasm_card",
         SoloChasmCard.NO_TOKEN_THIS_TURN.value,
         _values(SoloChasmCard),
@@ -130,6 +138,7 @@ class Settings:
     cart_placement: CartPlacement
     collision_on_deposit: CollisionOnDeposit
     solo_chasm_card: SoloChasmCard
+    physical_deck: bool = False
 
     @property
     def solo(self) -> bool:
@@ -162,4 +171,5 @@ class Settings:
             cart_placement=CartPlacement(options["cart_placement"]),
             collision_on_deposit=CollisionOnDeposit(options["collision_on_deposit"]),
             solo_chasm_card=SoloChasmCard(options["solo_chasm_card"]),
+            physical_deck=options["deposit_deck"] == "physical",
         )

@@ -132,6 +132,16 @@ class OffTheRails(State):
             return []
         return chance.chance_outcomes(self._tabletop)
 
+    def observed_chance(self) -> bool:
+        """With the physical deposit deck, every draw happens on the table (cards, gem and
+        token bags, the chasm die): the service waits to see it or to be told it."""
+        return self._tabletop.settings.physical_deck and self.current_player == CHANCE
+
+    @property
+    def revealed(self) -> str:
+        """The deposit card turned up last (\"red-3\", \"chasm\"; \"\" before any)."""
+        return self._tabletop.revealed
+
     def legal_actions(self) -> list[Action]:
         player = self.current_player
         if player is None:

@@ -157,6 +157,7 @@ class Tabletop:
     tile_supply: dict[TileKind, int] = field(default_factory=dict)
     chasm_supply: dict[Colour, int] = field(default_factory=dict)
     seen: dict[Colour, frozenset[int]] = field(default_factory=dict)
+    revealed: str = ""  # the deposit card turned up last ("red-3", "chasm"), in the reveal slot
     deck_left: int = 0
     pile_drawn: frozenset[Colour] = frozenset()
     chasm_card_in_deck: bool = True

@@ -139,3 +139,17 @@ def test_an_exported_record_replays_with_the_command(
     path.write_text(json.dumps(record))
     assert main(["rules", "replay", str(path)]) == 1
     assert "centre square of a mine" in capsys.readouterr().out
+
+
+def test_real_draws_nothing_shows_are_asked_of_the_host(tmp_path: Path) -> None:
+    session = _session(tmp_path)
+    session.start("offtherails", {"players": 2, "deposit_deck": "physical"}, seed=1)
+    session.act(Asker.at(0), {"type": "choose_side", "side": "north"})
+    question = session.verdict
+    assert question is not None and question.kind is VerdictKind.NEEDS_INPUT
+    assert question.seat is None and "the host" in question.text
+    with pytest.raises(Refused, match="the question is for the host"):
+        session.answer(Asker.at(0), 0)
+    before = len(session.state.history)  # type: ignore[union-attr]
+    session.answer(Asker.host(), 0)
+    assert len(session.state.history) == before + 1  # type: ignore[union-attr]
