@@ -422,6 +422,7 @@ class Referee:
         steps = list(self._next_steps(state, search, resolve_chance))
         choices = sum(step is _StepKind.FORCED_INPUT for _, step in steps)
         answered = False  # one input that explains the table is enough: the seat is asked anyway
+        input_tables: set[tuple[frozenset[tuple[str, Pieces]], frozenset[Action]]] = set()
         for action, step in steps:
             if search.nodes >= search.budget:
                 return
@@ -463,6 +464,14 @@ class Referee:
                     if seen in search.visited:
                         continue  # the same actions in another order, already searched
                     search.visited.add(seen)
+                if step is _StepKind.FORCED_INPUT:
+                    looks = (
+                        frozenset((n, after.get(n, ())) for n in moved),
+                        _next_choices(state, resolve_chance),
+                    )
+                    if looks in input_tables:
+                        continue  # as another input did, on the table and after: one reading
+                    input_tables.add(looks)
                 child = path.then(
                     action, step, after, shows, moved, CHANCE if seat is None else seat, off
                 )
@@ -872,6 +881,21 @@ def _differing(a: Mapping[str, Pieces], b: Mapping[str, Pieces]) -> frozenset[st
 def _field_values(action: Action) -> set[str]:
     """The string values of an action's fields (location names among them)."""
     return {v for v in vars(action).values() if isinstance(v, str)}
+
+
+def _next_choices(state: State, resolve_chance: ChanceResolver | None) -> frozenset[Action]:
+    """What players may do next, past any draws the digital deck makes first."""
+    drawn = 0
+    try:
+        while state.current_player == CHANCE and drawn < 40:
+            if resolve_chance is None or state.observed_chance():
+                return frozenset(a for a, _ in state.chance_outcomes())
+            state.apply(resolve_chance(state))
+            drawn += 1
+        return frozenset(state.legal_actions())
+    finally:
+        for _ in range(drawn):
+            state.undo()
 
 
 def _names_only_unchanged(action: Action, changed: frozenset[str], names: frozenset[str]) -> bool:

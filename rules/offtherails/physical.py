@@ -152,19 +152,18 @@ def expected_table(state: OffTheRails) -> TableObservation:
 
     Jewels carry no markers (players see them on their phones), nor does a speed die.
     """
-    board = state.board
+    names = state.board.names
     pieces: dict[str, list[PlacedPiece]] = {}
-    for square, name in enumerate(board.names):
-        tile = state.tile(square)
+    for square, tile in enumerate(state.tiles()):
         if tile is not None:
-            pieces.setdefault(name, []).append(placed_tile(tile.mask, tile.kind))
-        colour = state.chasm(square)
+            pieces[names[square]] = [placed_tile(tile.mask, tile.kind)]
+    for square, colour in enumerate(state.chasms()):
         if colour is not None:
-            pieces.setdefault(name, []).append(PlacedPiece(chasm_piece(colour.value)))
+            pieces.setdefault(names[square], []).append(PlacedPiece(chasm_piece(colour.value)))
     for cart in state.carts():
         if cart.status is CartStatus.ON_BOARD:
             die = cart.die.value if cart.die is not None else Die.WHITE.value  # solo: white
-            pieces.setdefault(board.names[cart.square], []).append(
+            pieces.setdefault(names[cart.square], []).append(
                 PlacedPiece(cart_piece(cart.colour.value, die), int(cart.heading))
             )
     if state.options.get("deposit_deck") == "physical" and state.revealed:

@@ -99,6 +99,14 @@ class OffTheRails(State):
         """The colour of the chasm token on a square, if one has fallen there."""
         return self._tabletop.chasm[square]
 
+    def tiles(self) -> tuple[Tile | None, ...]:
+        """The track tile on every square, by square number (None: no tile)."""
+        return tuple(self._tabletop.tiles)
+
+    def chasms(self) -> tuple[Colour | None, ...]:
+        """The chasm token's colour on every square, by square number (None: none)."""
+        return tuple(self._tabletop.chasm)
+
     def jewels(self, square: int) -> Gems:
         """The deposit lying on a square."""
         return self._tabletop.jewels[square]
