@@ -149,6 +149,10 @@ class _Search:
     budget: int = 0  # actions that may still be applied
     bound: int = 0  # no sequence longer than this is tried
     cut: bool = False  # a sequence was cut short by the bound
+    steps_memo: dict[tuple[Action, ...], list[tuple[Action, _StepKind]]] = field(
+        default_factory=dict
+    )  # each node's next steps, kept from one deepening pass to the next
+    tables: dict[tuple[Action, ...], dict[str, Pieces]] = field(default_factory=dict)
     visited: set[tuple[frozenset[tuple[Action, int]], frozenset[tuple[str, Pieces]]]] = field(
         default_factory=set
     )  # the same actions in another order leaving the same table: searched once
@@ -419,7 +423,11 @@ class Referee:
             return
         if path.quiet >= limits.max_quiet_steps:
             return
-        steps = list(self._next_steps(state, search, resolve_chance))
+        steps = search.steps_memo.get(path.actions)
+        if steps is None:  # the same node in a deeper pass: the same choices
+            steps = search.steps_memo[path.actions] = list(
+                self._next_steps(state, search, resolve_chance)
+            )
         choices = sum(step is _StepKind.FORCED_INPUT for _, step in steps)
         answered = False  # one input that explains the table is enough: the seat is asked anyway
         input_tables: set[tuple[frozenset[tuple[str, Pieces]], frozenset[Action]]] = set()
@@ -443,7 +451,10 @@ class Referee:
             except ValueError:
                 continue
             try:
-                after = self.table_of(state)
+                key = (*path.actions, action)
+                after = search.tables.get(key)
+                if after is None:  # the same node in a deeper pass: the same table
+                    after = search.tables[key] = self.table_of(state)
                 moved = _differing(path.table, after)
                 shows = bool(moved & search.changed)
                 if step in (_StepKind.BY_HAND, _StepKind.SEEN_DRAW) and not self._progress(

@@ -227,7 +227,7 @@ class OffTheRails(State):
 
     def _restore(self, snapshot: object) -> None:
         assert isinstance(snapshot, Tabletop)
-        self._tabletop = snapshot.copy()
+        self._tabletop = snapshot  # each snapshot is restored at most once (undo pops it)
 
     def _state_json(self) -> JsonDict:
         return codec.state_json(self._tabletop)
