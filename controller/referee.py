@@ -426,7 +426,7 @@ class Referee:
         steps = search.steps_memo.get(path.actions)
         if steps is None:  # the same node in a deeper pass: the same choices
             steps = search.steps_memo[path.actions] = list(
-                self._next_steps(state, search, resolve_chance)
+                self._next_steps(state, search, resolve_chance, path.off)
             )
         choices = sum(step is _StepKind.FORCED_INPUT for _, step in steps)
         answered = False  # one input that explains the table is enough: the seat is asked anyway
@@ -548,7 +548,10 @@ class Referee:
         state: State,
         search: _Search,
         resolve_chance: ChanceResolver | None,
+        stirred: frozenset[str] = frozenset(),
     ) -> Iterator[tuple[Action, _StepKind]]:
+        """The steps worth trying here; `stirred` are locations the sequence has changed so far
+        where the table shows no change (a wagon left, another of the same colour came in)."""
         if state.current_player == CHANCE:
             if not state.observed_chance():
                 if resolve_chance is not None:  # the digital deck draws it
@@ -568,7 +571,7 @@ class Referee:
         for action in actions:
             kind = action.VISIBILITY
             if kind is Visibility.TABLE:
-                if _names_only_unchanged(action, search.changed, search.names):
+                if _names_only_unchanged(action, search.changed | stirred, search.names):
                     continue  # it would change a location that did not change
                 yield action, _StepKind.BY_HAND
             elif kind is Visibility.IMPLIED:
