@@ -13,11 +13,12 @@ import asyncio
 import json
 import secrets
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Annotated, Any, Protocol
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
 from controller.referee import VerdictKind
@@ -25,6 +26,8 @@ from controller.session import Asker, Refused, Role, TableSession
 from controller.store import Event, EventKind
 from rules.core import IllegalAction
 from rules.registry import GAMES, game_info
+
+PAGE = (Path(__file__).parent / "web" / "index.html").read_text()
 
 
 class TableControl(Protocol):
@@ -153,6 +156,35 @@ def create_app(control: TableControl) -> FastAPI:
             "scores": current.scores(),
             "is_over": current.is_over,
         }
+
+    @app.get("/api/table", summary="The mat in millimetres and what should lie on it now")
+    def table(who: Who) -> dict[str, Any]:
+        state, info, referee = session.state, session.info, session.referee
+        if state is None or info is None or info.layout is None or referee is None:
+            raise HTTPException(404, "no game with a table is open")
+        layout = info.layout(state.options)
+        pending = session.verdict
+        return {
+            "width_mm": layout.width_mm,
+            "height_mm": layout.height_mm,
+            "locations": [
+                {"name": loc.name, "x": loc.x_mm, "y": loc.y_mm, "w": loc.w_mm, "h": loc.h_mm}
+                for loc in layout.locations
+            ],
+            "pieces": {
+                name: [
+                    {"label": referee.describe_piece(p), "kind": p.piece.kind, "turn": p.rotation}
+                    for p in pieces
+                ]
+                for name, pieces in referee.table_of(state).items()
+            },
+            "marked": list(pending.locations) if pending is not None else [],
+            "alert": pending is not None and pending.kind is VerdictKind.ALERT,
+        }
+
+    @app.get("/", include_in_schema=False)
+    def page() -> HTMLResponse:
+        return HTMLResponse(PAGE)
 
     @app.get("/api/verdict", summary="What the referee last said, while it stands")
     def verdict(who: Who) -> dict[str, Any] | None:

@@ -134,3 +134,31 @@ def test_the_openapi_description_lists_every_route(client: TestClient) -> None:
         "/api/undo",
     ):
         assert route in paths
+
+
+def test_the_page_is_served_whole_from_the_pi(client: TestClient) -> None:
+    import re
+
+    r = client.get("/")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert "<svg" in r.text and "EventSource" in r.text
+    fetched = re.findall(r"""(?:src|href)=["']([^"']+)""", r.text)
+    assert all(not u.startswith(("http:", "https:", "//")) for u in fetched), fetched
+
+
+def test_the_table_route_gives_the_mat_and_its_pieces(client: TestClient) -> None:
+    assert client.get("/api/table").status_code == 404
+    _start(client)
+    client.post(
+        "/api/actions",
+        json={"action": {"type": "choose_side", "side": "north"}},
+        headers=_seat(client, 0),
+    )
+    client.post(
+        "/api/actions",
+        json={"action": {"type": "place_tile", "square": "F11", "exits": "NS"}},
+        headers=_seat(client, 0),
+    )
+    table = client.get("/api/table").json()
+    assert table["width_mm"] > 0 and any(loc["name"] == "F11" for loc in table["locations"])
+    assert table["pieces"]["F11"][0]["kind"] == "tile"
