@@ -866,6 +866,36 @@ class Referee:
             locations=tuple(w.location for w in wrong),
         )
 
+    def is_magnetic(self, piece: Piece) -> bool:
+        """Whether the piece carries a magnet (the sensor board feels it)."""
+        return piece in self._magnetic
+
+    # ---- while a piece is in the air
+    def destinations(self, state: State, lifted: str) -> frozenset[str]:
+        """Where the rules let the piece lifted from `lifted` go now: the locations a legal
+        action (or its consequences) puts that piece on."""
+        if state.is_over or state.current_player == CHANCE:
+            return frozenset()
+        before = self.table_of(state)
+        moving = {p.piece for p in before.get(lifted, ()) if p.piece in self._magnetic}
+        if not moving:
+            return frozenset()
+        found: set[str] = set()
+        for action in state.legal_actions():
+            if action.VISIBILITY is Visibility.INPUT:
+                continue
+            if action.VISIBILITY is Visibility.TABLE and lifted not in _field_values(action):
+                continue
+            state.apply(action)
+            try:
+                after = self.table_of(state)
+            finally:
+                state.undo()
+            for name in _differing(before, after):
+                if name != lifted and any(p.piece in moving for p in after.get(name, ())):
+                    found.add(name)
+        return frozenset(found)
+
     # ---- words
     def label(self, piece: Piece) -> str:
         return self._labels.get(piece, str(piece))

@@ -41,6 +41,7 @@ SIMULATED = "simulated"
 NONE = "none"
 ALERT_COLOUR = Color(255, 0, 0)
 TODO_COLOUR = Color(255, 160, 0)
+GO_COLOUR = Color(0, 200, 60)
 
 
 @dataclass(frozen=True)
@@ -171,6 +172,8 @@ class TableService:
         self._stable = 0
         self._judged: Observation | None = None
         self._leds: dict[Square, Color] = {}
+        self._lifted: tuple[str, ...] = ()
+        self._go_leds: set[Square] = set()
         self._next_bot = 0.0
         self._next_frame = 0.0
         self._stopping = False
@@ -323,6 +326,7 @@ class TableService:
             self._next_frame = now + self.settings.camera_period_s
             await asyncio.to_thread(self._camera_step)
         observed = self.observe()
+        self._show_destinations(observed)
         if observed != self._last:
             self._last, self._stable = observed, 0
         else:
@@ -411,6 +415,41 @@ class TableService:
             try:
                 self.link.set_leds({**off, **wanted})
                 self._leds = wanted
+            except ValueError as error:
+                log.warning("LEDs: %s", error)
+
+    def _show_destinations(self, observed: Observation) -> None:
+        """While a magnetic piece is lifted off its square, light where the rules let it go."""
+        referee, state, info = self.session.referee, self.session.state, self.session.info
+        if self.link is None or referee is None or state is None or info is None:
+            return
+        lifted = sorted(
+            name
+            for name, pieces in self.session.table.items()
+            if any(referee.is_magnetic(p.piece) for p in pieces)
+            and observed.view(name).seen.value in ("magnet", "exact")
+            and not referee.fits(observed.view(name), pieces)
+        )
+        key = tuple(lifted)
+        if key == self._lifted:
+            return
+        self._lifted = key
+        assert info.layout is not None
+        sensors = {loc.name: loc.sensor for loc in info.layout(state.options).locations}
+        go: set[str] = set()
+        for name in lifted[:2]:
+            go |= referee.destinations(state, name)
+        wanted: dict[Square, Color] = {}
+        for name in go:
+            sensor = sensors.get(name)
+            if sensor is not None:
+                wanted[Square(*sensor)] = GO_COLOUR
+        merged = {**self._leds, **wanted} if wanted else dict(self._leds)
+        off = {sq: Color(0, 0, 0) for sq in self._go_leds if sq not in merged}
+        self._go_leds = set(wanted)
+        if merged or off:
+            try:
+                self.link.set_leds({**off, **merged})
             except ValueError as error:
                 log.warning("LEDs: %s", error)
 

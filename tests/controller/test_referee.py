@@ -158,3 +158,19 @@ def test_a_one_of_a_kind_piece_seen_twice_is_an_alert_naming_both() -> None:
     assert verdict.kind is VerdictKind.ALERT
     assert verdict.locations == ("D12", "F12")
     assert "lies on 2 squares; the game has 1" in verdict.text
+
+
+def test_a_lifted_minecart_is_shown_where_the_rules_let_it_go() -> None:
+    from rules.registry import state_from_json
+    from rules.scenario import set_path
+
+    data = _game(1).to_json()
+    straight = {"tile": {"exits": "NS", "shape": "straight", "kind": "straight_t"}}
+    for square in ("F11", "F10", "F9", "F8"):
+        set_path(data, f"board.{square}", straight)
+    for path, value in {"carts.red-white.status": "on_board", "carts.red-white.square": "F12",
+                        "carts.red-white.heading": "S", "carts.red-white.speed": 3}.items():
+        set_path(data, path, value)  # fmt: skip
+    state = state_from_json(data)
+    assert REFEREE.destinations(state, "F12") == {"F9"}  # three squares along the track
+    assert REFEREE.destinations(state, "A1") == frozenset()  # nothing magnetic lies there

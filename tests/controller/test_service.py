@@ -189,3 +189,51 @@ def test_a_real_camera_source_feeds_the_referee(tmp_path: Path) -> None:
         assert service.camera_health.state == "calibrated"
     finally:
         service.stop()
+
+
+def test_lifting_a_minecart_lights_where_it_may_go(tmp_path: Path) -> None:
+    from controller.observe import LocationView, Observation, Seen
+    from firmware_bridge.messages import Square
+    from rules.registry import state_from_json
+    from rules.scenario import set_path
+
+    settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=1, bots=False,
+                               camera="none", board="none")  # fmt: skip
+    service = TableService(settings)
+    service.start()
+    from controller.session import Asker
+
+    service.session.act(Asker.at(0), {"type": "choose_side", "side": "north"})
+    assert service.session.state is not None and service.session.referee is not None
+    data = service.session.state.to_json()
+    straight = {"tile": {"exits": "NS", "shape": "straight", "kind": "straight_t"}}
+    for square in ("F11", "F10", "F9"):
+        set_path(data, f"board.{square}", straight)
+    for path, value in {
+        "carts.red-white.status": "on_board",
+        "carts.red-white.square": "F12",
+        "carts.red-white.heading": "S",
+        "carts.red-white.speed": 3,
+    }.items():
+        set_path(data, path, value)  # fmt: skip
+    state = state_from_json(data)
+    service.session.state = state
+    service.session.table = service.session.referee.table_of(state)
+    asked: list[dict[Square, object]] = []
+
+    class Link:
+        def set_leds(self, colours: dict[Square, object]) -> None:
+            asked.append(dict(colours))
+
+    views = {"F12": LocationView(Seen.MAGNET, magnet=False)}
+    mode = service.observe().mode
+    service.link = Link()  # type: ignore[assignment]
+    try:
+        service._show_destinations(Observation(mode, views))
+        assert asked, "no LEDs were asked for"
+        layout = service.session.info.layout(state.options)  # type: ignore[union-attr,misc]
+        sensor = layout.location("F9").sensor
+        assert sensor is not None and Square(*sensor) in asked[-1]
+    finally:
+        service.link = None
+        service.stop()
