@@ -173,7 +173,13 @@ def create_app(control: TableControl) -> FastAPI:
             ],
             "pieces": {
                 name: [
-                    {"label": referee.describe_piece(p), "kind": p.piece.kind, "turn": p.rotation}
+                    {
+                        "label": referee.describe_piece(p),
+                        "kind": p.piece.kind,
+                        "identity": p.piece.identity,
+                        "face": p.piece.face,
+                        "turn": p.rotation,
+                    }
                     for p in pieces
                 ]
                 for name, pieces in referee.table_of(state).items()
