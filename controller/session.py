@@ -181,19 +181,7 @@ class TableSession:
             raise Refused("only the host enters a physical draw", 403)
         if asker.role is Role.SEAT and asker.seat != seat:
             raise Refused(f"it is not seat {asker.seat}'s turn to act (seat {seat} is)", 403)
-        applied = self._apply_all(state, [parsed])
-        try:
-            events = self.log.append(record.id, [action_entry(s, a) for s, a in applied])
-        except BaseException:
-            for _ in applied:
-                state.undo()
-            raise
-        self.verdict = None
-        self._publish(events)
-        self._draw_chance()
-        self._ask_for_draws()
-        self._check_end()
-        return events
+        return self._commit(record, state, [parsed])
 
     def answer(self, asker: Asker, option: int) -> list[Event]:
         """The seat's pick for the referee's question (a choice, or an input nothing shows)."""
@@ -206,7 +194,11 @@ class TableSession:
         if not 0 <= option < len(verdict.options):
             raise Refused(f"option {option} is not one of 0..{len(verdict.options) - 1}", 422)
         record, state = self._open()
-        applied = self._apply_all(state, list(verdict.options[option].actions))
+        return self._commit(record, state, list(verdict.options[option].actions))
+
+    def _commit(self, record: GameRecord, state: State, actions: list[Action]) -> list[Event]:
+        """Apply actions a person gave, log them (on disk before anyone hears), then go on."""
+        applied = self._apply_all(state, actions)
         try:
             events = self.log.append(record.id, [action_entry(s, a) for s, a in applied])
         except BaseException:
