@@ -67,6 +67,9 @@ class LinkStateChanged:
 BoardEvent = OccupancyChanged | LinkStateChanged
 
 
+LINE_REFUSALS_RETRIED = 3  # SET_LEDS refused as BAD_PAYLOAD asked again before giving up
+
+
 @dataclass(frozen=True)
 class Refusal:
     """The board acknowledged a command with an error status and changed nothing.
@@ -181,6 +184,7 @@ class Session:
         self._out = bytearray()
         self._events: list[BoardEvent] = []
         self._refusals: list[Refusal] = []
+        self._line_refusals = 0  # SET_LEDS refused as malformed in a row (line noise)
 
     # --- what the I/O layer calls ------------------------------------------------------------
 
@@ -375,6 +379,19 @@ class Session:
         if completion is None:
             return
         command = completion.command
+        if (
+            completion.outcome is Outcome.REFUSED
+            and completion.status is AckStatus.BAD_PAYLOAD
+            and isinstance(command, SetLeds)
+            and self._line_refusals < LINE_REFUSALS_RETRIED
+        ):
+            # The host builds only well-formed SET_LEDS: a bad payload is the line's doing (a
+            # corruption the CRC let through). Ask again, a few times, before believing it.
+            self._line_refusals += 1
+            self._leds_in_flight = None
+            return
+        if isinstance(command, SetLeds):
+            self._line_refusals = 0
         if completion.outcome is Outcome.REFUSED:
             self.counters.commands_failed += 1
             status = completion.status
