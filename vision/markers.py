@@ -41,6 +41,12 @@ def make_corner_detector(family: MarkerFamily) -> Any:
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     # A mat framed tightly puts a corner marker within a few pixels of the image's edge.
     params.minDistanceToBorder = 1
+    # As for pieces: 4x4 codes can correct one bit, which OpenCV's default rate (0.6) rounds
+    # down to none, so a slightly blurred corner marker was missed; read cells at their centres.
+    # Only the mat's four corner ids count, and a calibration must fit them together (its
+    # plausibility check), which keeps a false read from moving the board.
+    params.errorCorrectionRate = 1.0
+    params.perspectiveRemoveIgnoredMarginPerCell = 0.3
     return cv2.aruco.ArucoDetector(dictionary(family), params)
 
 
