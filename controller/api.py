@@ -10,15 +10,19 @@ reconnects with `Last-Event-ID` misses nothing.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
+import math
 import secrets
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, Protocol
 
+import segno
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 
 from controller.referee import VerdictKind
@@ -75,6 +79,27 @@ class SeatToken(BaseModel):
     token: str
 
 
+PIN_TRIES = 5  # wrong PINs from one address within PIN_WINDOW_S before it must wait
+PIN_WINDOW_S = 60.0
+
+
+class PinGuard:
+    """Counts wrong PINs per address: after PIN_TRIES in PIN_WINDOW_S, that address waits."""
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
+        self.clock = clock
+        self.failures: dict[str, list[float]] = {}
+
+    def wait_s(self, address: str) -> float:
+        now = self.clock()
+        recent = [t for t in self.failures.get(address, []) if now - t < PIN_WINDOW_S]
+        self.failures[address] = recent
+        return 0.0 if len(recent) < PIN_TRIES else PIN_WINDOW_S - (now - recent[0])
+
+    def failed(self, address: str) -> None:
+        self.failures.setdefault(address, []).append(self.clock())
+
+
 def asker(
     request: Request,
     x_table_pin: Annotated[str | None, Header()] = None,
@@ -83,7 +108,13 @@ def asker(
     """Who is asking: the host with the table PIN, a seat with its token, else a spectator."""
     control: TableControl = request.app.state.control
     if x_table_pin is not None:
+        guard: PinGuard = request.app.state.pin_guard
+        address = request.client.host if request.client else "?"
+        wait = guard.wait_s(address)
+        if wait > 0:
+            raise HTTPException(429, f"too many wrong PINs: try again in {math.ceil(wait)} s")
         if not control.pin or not secrets.compare_digest(x_table_pin, control.pin):
+            guard.failed(address)
             raise HTTPException(403, "wrong table PIN")
         return Asker.host()
     if x_seat_token is not None:
@@ -105,6 +136,7 @@ def create_app(control: TableControl) -> FastAPI:
         version="0.1.0",
     )
     app.state.control = control
+    app.state.pin_guard = PinGuard()
     session = control.session
 
     @app.exception_handler(Refused)
@@ -279,6 +311,14 @@ def create_app(control: TableControl) -> FastAPI:
         token = secrets.token_urlsafe(16)
         control.seat_tokens[token] = seat
         return SeatToken(seat=seat, token=token)
+
+    @app.get("/api/seats/{seat}/qr", summary="A QR code that joins a phone to a seat (host)")
+    def seat_qr(seat: int, request: Request, who: Who) -> Response:
+        token = seat_token(seat, who).token
+        link = str(request.base_url).rstrip("/") + f"/?seat={token}"
+        picture = io.BytesIO()
+        segno.make(link, error="m").save(picture, kind="svg", scale=6, xmldecl=False)
+        return Response(picture.getvalue(), media_type="image/svg+xml")
 
     @app.get("/api/games", summary="Finished games with their final scores")
     def finished() -> list[dict[str, Any]]:

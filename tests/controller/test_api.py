@@ -162,3 +162,30 @@ def test_the_table_route_gives_the_mat_and_its_pieces(client: TestClient) -> Non
     table = client.get("/api/table").json()
     assert table["width_mm"] > 0 and any(loc["name"] == "F11" for loc in table["locations"])
     assert table["pieces"]["F11"][0]["kind"] == "tile"
+
+
+def test_a_seat_qr_code_is_drawn_on_the_pi_for_the_host_only(client: TestClient) -> None:
+    _start(client)
+    assert client.get("/api/seats/0/qr").status_code == 403
+    r = client.get("/api/seats/1/qr", headers=HOST)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert "<svg" in r.text and "<path" in r.text
+    assert client.get("/api/seats/5/qr", headers=HOST).status_code == 422
+
+
+def test_wrong_pins_are_rate_limited(client: TestClient) -> None:
+    _start(client)
+    for _ in range(5):
+        assert client.get("/api/state", headers={"X-Table-Pin": "0000"}).status_code == 403
+    r = client.get("/api/state", headers=HOST)
+    assert r.status_code == 429 and "too many wrong PINs" in r.json()["detail"]
+
+
+def test_a_seat_token_cannot_act_for_another_seat(client: TestClient) -> None:
+    _start(client)
+    other = _seat(client, 1)
+    r = client.post(
+        "/api/actions", json={"action": {"type": "choose_side", "side": "north"}}, headers=other
+    )
+    assert r.status_code == 403
+    assert client.get("/api/state", headers={"X-Seat-Token": "made-up"}).status_code == 403
