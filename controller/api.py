@@ -21,6 +21,7 @@ from typing import Annotated, Any, Protocol
 
 import segno
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
+from fastapi import Path as FastPath
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
@@ -72,6 +73,22 @@ class UndoRequest(BaseModel):
     count: int = Field(default=1, ge=1, le=50)
 
 
+class Problem(BaseModel):
+    """What was wrong with a request, in one line."""
+
+    detail: str
+
+
+PROBLEMS: dict[int | str, dict[str, Any]] = {
+    400: {"model": Problem, "description": "a body that is not JSON at all"},
+    403: {"model": Problem, "description": "not allowed for who is asking"},
+    404: {"model": Problem, "description": "no such thing (no game open)"},
+    409: {"model": Problem, "description": "not now (no question to answer, nothing to undo)"},
+    422: {"model": Problem, "description": "malformed, or refused by the rules"},
+    429: {"model": Problem, "description": "too many wrong PINs: wait"},
+}
+
+
 class SeatToken(BaseModel):
     """A seat's token: the phone that holds it acts for that seat."""
 
@@ -79,6 +96,7 @@ class SeatToken(BaseModel):
     token: str
 
 
+MAX_ID = 2**62  # row ids and game ids fit SQLite's integers with room to spare
 PIN_TRIES = 5  # wrong PINs from one address within PIN_WINDOW_S before it must wait
 PIN_WINDOW_S = 60.0
 
@@ -134,6 +152,7 @@ def create_app(control: TableControl) -> FastAPI:
         title="railtable",
         description="The table service's API: what lies on the table, the game, and its players.",
         version="0.1.0",
+        responses=PROBLEMS,
     )
     app.state.control = control
     app.state.pin_guard = PinGuard()
@@ -232,8 +251,8 @@ def create_app(control: TableControl) -> FastAPI:
     @app.get("/api/events", summary="The log of the open game (or `game`), after a row id")
     def events(
         who: Who,
-        after: Annotated[int, Query(ge=0)] = 0,
-        game: Annotated[int | None, Query(ge=1)] = None,
+        after: Annotated[int, Query(ge=0, le=MAX_ID)] = 0,
+        game: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None,
     ) -> list[dict[str, Any]]:
         game_id = game or (session.record.id if session.record else None)
         if game_id is None:
@@ -249,8 +268,8 @@ def create_app(control: TableControl) -> FastAPI:
     )
     async def stream(
         who: Who,
-        last_event_id: Annotated[int | None, Header(ge=0)] = None,
-        after: Annotated[int | None, Query(ge=0)] = None,
+        last_event_id: Annotated[int | None, Header(ge=0, le=MAX_ID)] = None,
+        after: Annotated[int | None, Query(ge=0, le=MAX_ID)] = None,
     ) -> StreamingResponse:
         start = last_event_id if last_event_id is not None else after
         if start is None:
@@ -301,7 +320,7 @@ def create_app(control: TableControl) -> FastAPI:
         return {"accepted": True}
 
     @app.post("/api/seats/{seat}/token", summary="A token for a seat's phone (host)")
-    def seat_token(seat: int, who: Who) -> SeatToken:
+    def seat_token(seat: Annotated[int, FastPath(ge=0, le=15)], who: Who) -> SeatToken:
         host_only(who)
         if session.state is None:
             raise HTTPException(409, "no game is open")
@@ -313,7 +332,9 @@ def create_app(control: TableControl) -> FastAPI:
         return SeatToken(seat=seat, token=token)
 
     @app.get("/api/seats/{seat}/qr", summary="A QR code that joins a phone to a seat (host)")
-    def seat_qr(seat: int, request: Request, who: Who) -> Response:
+    def seat_qr(
+        seat: Annotated[int, FastPath(ge=0, le=15)], request: Request, who: Who
+    ) -> Response:
         token = seat_token(seat, who).token
         link = str(request.base_url).rstrip("/") + f"/?seat={token}"
         picture = io.BytesIO()
@@ -338,7 +359,7 @@ def create_app(control: TableControl) -> FastAPI:
     @app.get(
         "/api/games/{game_id}/record", summary="The JSON game record (host: it holds the seed)"
     )
-    def record(game_id: int, who: Who) -> dict[str, Any]:
+    def record(game_id: Annotated[int, FastPath(ge=1, le=MAX_ID)], who: Who) -> dict[str, Any]:
         host_only(who)
         try:
             return session.log.record_json(game_id)
