@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field
 from controller.referee import VerdictKind
 from controller.session import Asker, Refused, Role, TableSession
 from controller.store import Event, EventKind
-from rules.core import IllegalAction
+from rules.core import IllegalAction, Visibility
 from rules.registry import GAMES, game_info
 
 PAGE = (Path(__file__).parent / "web" / "index.html").read_text()
@@ -238,6 +238,17 @@ def create_app(control: TableControl) -> FastAPI:
             "marked": list(pending.locations) if pending is not None else [],
             "alert": pending is not None and pending.kind is VerdictKind.ALERT,
         }
+
+    @app.get("/api/choices", summary="What the asking seat may say now that no sensor sees")
+    def choices(who: Who) -> list[dict[str, Any]]:
+        state = session.state
+        if state is None or who.role is not Role.SEAT or state.current_player != who.seat:
+            return []
+        return [
+            {"text": a.describe(), "action": a.to_json()}
+            for a in state.legal_actions()
+            if a.VISIBILITY is not Visibility.TABLE
+        ]
 
     @app.get("/", include_in_schema=False)
     def page() -> HTMLResponse:

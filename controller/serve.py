@@ -26,7 +26,11 @@ async def run_service(settings: ServiceSettings, host: str, port: int) -> None:
     service = TableService(settings)
     service.start()
     app = create_app(service)
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    # Phones keep their event streams open: a stop must not wait for them to hang up.
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3
+    )
+    server = uvicorn.Server(config)
     service.on_stop = lambda: setattr(server, "should_exit", True)
     table = asyncio.create_task(service.run())
     shown = "localhost" if host in ("0.0.0.0", "::") else host

@@ -27,10 +27,8 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def _serve(data: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
-    data = tmp_path_factory.mktemp("table")
     process = subprocess.Popen(
         [
             sys.executable,
@@ -47,6 +45,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "2",
             "--pin",
             PIN,
+            *extra,
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -59,6 +58,23 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 break
         except httpx.HTTPError:
             time.sleep(0.1)
+    return process, url
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    process, url = _serve(tmp_path_factory.mktemp("table"))
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def quiet_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A simulated table without bots: only the test's players act."""
+    process, url = _serve(tmp_path_factory.mktemp("quiet"), "--no-bots")
     try:
         yield url
     finally:
@@ -114,3 +130,22 @@ def test_the_host_undoes_a_move_from_the_page(table: str, browser: object) -> No
     kinds = [e["kind"] for e in httpx.get(table + "/api/events?after=0").json()]
     page.screenshot(path=str(ARTIFACTS / "phone-host.png"))
     assert len(kinds) > before and "undo" in kinds
+
+
+def test_a_player_joins_by_the_seat_link_and_answers(quiet_table: str, browser: object) -> None:
+    token = httpx.post(quiet_table + "/api/seats/0/token", headers={"X-Table-Pin": PIN}).json()
+    page = _phone(browser)
+    page.goto(f"{quiet_table}/?seat={token['token']}")
+    page.wait_for_function("document.querySelector('#me').textContent === 'seat 0'")
+    page.get_by_role("button", name="choose_side(side=north)").click()
+    page.wait_for_function(
+        "document.querySelector('#turn').textContent !== 'seat 0 to act'"
+        " || document.querySelectorAll('#mine button').length > 24"
+        " || !document.querySelector('#mine').textContent.includes('choose_side')"
+    )
+    page.screenshot(path=str(ARTIFACTS / "phone-seat.png"))
+    events = httpx.get(quiet_table + "/api/events?after=0").json()
+    chosen = [
+        e for e in events if e["kind"] == "action" and e["data"]["action"]["type"] == "choose_side"
+    ]
+    assert chosen and chosen[0]["seat"] == 0 and chosen[0]["data"]["action"]["side"] == "north"
