@@ -46,6 +46,8 @@ class TableControl(Protocol):
 
     def wake(self) -> None: ...
 
+    def camera_jpeg(self) -> bytes | None: ...
+
 
 class ActionRequest(BaseModel):
     """An action no sensor sees, in the game's JSON form (docs/scenarios.md lists them)."""
@@ -238,6 +240,18 @@ def create_app(control: TableControl) -> FastAPI:
             "marked": list(pending.locations) if pending is not None else [],
             "alert": pending is not None and pending.kind is VerdictKind.ALERT,
         }
+
+    @app.get(
+        "/api/camera.jpg",
+        summary="The camera's view, annotated with what it read (host)",
+        response_class=Response,
+    )
+    def camera(who: Who) -> Response:
+        host_only(who)
+        picture = control.camera_jpeg()
+        if picture is None:
+            raise HTTPException(404, "no camera picture yet (no camera, or not one frame read)")
+        return Response(picture, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
     @app.get("/api/choices", summary="What the asking seat may say now that no sensor sees")
     def choices(who: Who) -> list[dict[str, Any]]:

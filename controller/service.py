@@ -165,6 +165,7 @@ class TableService:
         self.camera_table: TableObservation | None = None
         self.camera_still = True  # the camera sees nothing moving (always, without a camera)
         self._camera_lost = False
+        self._last_image: Any = None  # the newest camera frame, for the host's camera view
         self.started_at = time.time()
         self._woken = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -369,6 +370,7 @@ class TableService:
         if self._camera_lost:
             self._camera_lost = False
             self.pipeline.request_full_decode()  # back: read every location afresh
+        self._last_image = image
         report = self.pipeline.process(image)
         self.camera_health.set(report.calibration.value, f"stability {report.stability.value}")
         self.camera_still = report.stability is Stability.SETTLED and report.settled is None
@@ -452,6 +454,12 @@ class TableService:
                 self.link.set_leds({**off, **merged})
             except ValueError as error:
                 log.warning("LEDs: %s", error)
+
+    def camera_jpeg(self) -> bytes | None:
+        """The newest camera frame annotated with what the pipeline reads, as a JPEG."""
+        if self.pipeline is None or self._last_image is None:
+            return None
+        return self.pipeline.annotated_jpeg(self._last_image)
 
     # ---- status
     def status(self) -> dict[str, Any]:

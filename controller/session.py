@@ -106,7 +106,12 @@ class TableSession:
         game_id, event = self.log.start_game(info.name, dict(state.options), seed)
         record = self.log.game(game_id)
         assert record is not None
+        lying = self.table  # what the last game left on the table, as far as it was seen
         self._load(record, state)
+        if lying and self.referee is not None:
+            # A new game on a table still holding pieces: the referee asks to clear them
+            # rather than read them as the new game's moves.
+            self.table = {n: self.referee.canonical(ps) for n, ps in lying.items()}
         self._publish([event])
         self._draw_chance()
         self._ask_for_draws()

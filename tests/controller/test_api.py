@@ -30,6 +30,9 @@ class Control:
     def wake(self) -> None:
         pass
 
+    def camera_jpeg(self) -> bytes | None:
+        return b"\xff\xd8 a jpeg"
+
 
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
@@ -189,3 +192,9 @@ def test_a_seat_token_cannot_act_for_another_seat(client: TestClient) -> None:
     )
     assert r.status_code == 403
     assert client.get("/api/state", headers={"X-Seat-Token": "made-up"}).status_code == 403
+
+
+def test_the_camera_view_is_for_the_host_only(client: TestClient) -> None:
+    assert client.get("/api/camera.jpg").status_code == 403
+    r = client.get("/api/camera.jpg", headers=HOST)
+    assert r.status_code == 200 and r.headers["content-type"] == "image/jpeg"

@@ -29,6 +29,9 @@ class Control:
     def wake(self) -> None:
         pass
 
+    def camera_jpeg(self) -> bytes | None:
+        return None
+
 
 APP = create_app(Control())
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP).exclude(path="/api/stream")

@@ -149,3 +149,27 @@ def test_a_player_joins_by_the_seat_link_and_answers(quiet_table: str, browser: 
         e for e in events if e["kind"] == "action" and e["data"]["action"]["type"] == "choose_side"
     ]
     assert chosen and chosen[0]["seat"] == 0 and chosen[0]["data"]["action"]["side"] == "north"
+
+
+def test_the_host_starts_a_game_with_options_and_sees_the_camera(
+    table: str, browser: object
+) -> None:
+    page = _phone(browser)
+    page.goto(table + "/")
+    page.locator("#host summary").click()
+    page.fill("#pin", PIN)
+    page.wait_for_function("document.querySelectorAll('#game option').length >= 3")
+    page.select_option("#game", "offtherails")
+    page.fill("#players", "2")
+    page.fill("#options", '{"bumper_carts": true}')
+    before = httpx.get(table + "/api/status").json()["game"]["id"]
+    page.click("#start")
+    page.wait_for_timeout(1000)
+    game = httpx.get(table + "/api/status").json()["game"]
+    assert game["id"] != before and game["players"] == 2
+    page.click("#camera-view")
+    page.wait_for_function(
+        "!document.querySelector('#camera-img').hidden"
+        " && document.querySelector('#camera-img').naturalWidth > 0"
+    )
+    page.screenshot(path=str(ARTIFACTS / "phone-host-camera.png"), full_page=True)

@@ -153,3 +153,24 @@ def test_real_draws_nothing_shows_are_asked_of_the_host(tmp_path: Path) -> None:
     before = len(session.state.history)  # type: ignore[union-attr]
     session.answer(Asker.host(), 0)
     assert len(session.state.history) == before + 1  # type: ignore[union-attr]
+
+
+def test_a_new_game_on_a_table_with_pieces_asks_to_clear_them(tmp_path: Path) -> None:
+    from controller.observe import Observation as Seen
+    from rules.physical import TableObservation
+
+    session = _session(tmp_path)
+    session.start("offtherails", {"players": 2}, seed=1)
+    session.act(Asker.at(0), {"type": "choose_side", "side": "north"})
+    assert session.info is not None and session.info.layout is not None
+    names = [loc.name for loc in session.info.layout({}).locations]
+    state, referee = session.state, session.referee
+    assert state is not None and referee is not None
+    state.apply({"type": "place_tile", "square": "F11", "exits": "NS"})
+    left = referee.table_of(state)
+    state.undo()
+    session.observe(Seen.exact(TableObservation.of(left), names))  # the tile is laid and seen
+    session.start("offtherails", {"players": 2}, seed=2)
+    verdict = session.observe(Seen.exact(TableObservation.of(left), names))
+    assert verdict is not None and verdict.kind is VerdictKind.INSTRUCTIONS
+    assert "take the straight track" in verdict.text and "F11" in verdict.text
