@@ -174,6 +174,7 @@ class TableService:
         self._judged: Observation | None = None
         self._leds: dict[Square, Color] = {}
         self._lifted: tuple[str, ...] = ()
+        self._layout: Layout | None = None
         self._go_leds: set[Square] = set()
         self._next_bot = 0.0
         self._next_frame = 0.0
@@ -189,11 +190,16 @@ class TableService:
         if not self.session.resume():
             s = self.settings
             self.session.start(s.game, {**s.options, "players": s.players}, s.seed)
+        self._start_inputs()
+
+    def _start_inputs(self) -> None:
+        """Camera, sensor board and (simulated) table for the open game's mat."""
         info = self.session.info
         assert info is not None and info.layout is not None and info.catalogue is not None
         state = self.session.state
         assert state is not None
         layout, catalogue = info.layout(state.options), info.catalogue()
+        self._layout = layout
         simulated = SIMULATED in (self.settings.board, self.settings.camera)
         if simulated:
             self.physical = PhysicalTable(layout, catalogue)
@@ -222,6 +228,30 @@ class TableService:
             self.camera = RealCamera(self.settings.camera)
             self.pipeline = VisionPipeline(board_geometry(layout, catalogue), stickers(catalogue))
             self.camera_health.set("connecting", f"opening camera {self.settings.camera!r}")
+
+    def _stop_inputs(self) -> None:
+        """Let go of the camera, the board link and the simulated table (a new mat follows)."""
+        if self.link is not None:
+            self.link.stop()
+        if self.virtual_board is not None:
+            self.virtual_board.stop()
+        if isinstance(self.camera, RealCamera):
+            self.camera.stop()
+        self.link = self.virtual_board = self.camera = self.pipeline = None
+        self.physical = self.bots = None
+        self.camera_table = None
+        self._last = self._judged = None
+        self._leds = {}
+
+    def _follow_game(self) -> None:
+        """A game on another mat was started (from a phone): the inputs follow it."""
+        info, state = self.session.info, self.session.state
+        if info is None or info.layout is None or state is None:
+            return
+        if info.layout(state.options) != self._layout:
+            log.info("the mat changed to %s: the inputs follow", info.title)
+            self._stop_inputs()
+            self._start_inputs()
 
     def _start_virtual_board(self, layout: Layout) -> None:
         from hardware.virtual_board import VirtualBoard
@@ -322,6 +352,7 @@ class TableService:
 
     async def step(self) -> Verdict | None:
         """One tick; returns the verdict if the table was judged."""
+        self._follow_game()
         now = time.monotonic()
         if self.camera is not None and self.pipeline is not None and now >= self._next_frame:
             self._next_frame = now + self.settings.camera_period_s

@@ -76,8 +76,11 @@ class PhysicalTable:
 
     def lay(self, table: dict[str, Pieces]) -> None:
         """Make the table hold exactly `table`."""
+        laid = {n: tuple(p) for n, p in table.items() if p}
         with self._lock:
-            self._pieces = {n: tuple(p) for n, p in table.items() if p}
+            if laid == self._pieces:
+                return  # nothing moved: no hand crosses the camera's view
+            self._pieces = laid
             self.version += 1
         if self.on_magnets is not None:
             self.on_magnets(self.magnets())
@@ -94,17 +97,34 @@ class PhysicalTable:
         """The table for the camera's renderer: one marker per piece, turned as it lies."""
         out: dict[str, tuple[PlacedMarker, ...]] = {}
         for name, pieces in self.pieces().items():
+            loose = [p for p in pieces if p.piece in self.magnetic]
+            spread = self._spread(name, len(loose))
             markers = []
             for placed in pieces:
                 entry = self.by_piece.get(placed.piece)
                 if entry is None:
                     continue
                 body, colour = _LOOKS.get(placed.piece.kind, _CARD)
+                dx, dy = spread.pop(0) if placed in loose and spread else (0.0, 0.0)
                 markers.append(
-                    PlacedMarker(entry.marker_id, placed.rotation % 4, entry.size_mm, body, colour)
+                    PlacedMarker(
+                        entry.marker_id, placed.rotation % 4, entry.size_mm, body, colour, dx, dy
+                    )
                 )
             out[name] = tuple(markers)
         return out
+
+    def _spread(self, name: str, count: int) -> list[tuple[float, float]]:
+        """Where several loose pieces stand side by side in one area (a starting area's wagons),
+        so each one's marker can be read; one piece stands in the middle."""
+        if count < 2:
+            return []
+        where = self.layout.location(name)
+        step = min(max(where.w_mm, where.h_mm) / count, 60.0)
+        offsets = [(i - (count - 1) / 2) * step for i in range(count)]
+        if where.w_mm >= where.h_mm:
+            return [(x, 0.0) for x in offsets]
+        return [(0.0, y) for y in offsets]
 
 
 class Bots:

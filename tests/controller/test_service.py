@@ -237,3 +237,29 @@ def test_lifting_a_minecart_lights_where_it_may_go(tmp_path: Path) -> None:
     finally:
         service.link = None
         service.stop()
+
+
+def test_a_game_on_another_mat_moves_the_simulated_table_along(tmp_path: Path) -> None:
+    settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=4,
+                               bot_period_s=0.1, camera_period_s=0.03)  # fmt: skip
+    service = TableService(settings)
+    service.start()
+
+    async def switch() -> bool:
+        service.session.start("minewagons", {"players": 2}, seed=3)
+        return await _until(
+            service,
+            lambda: (
+                service.bots is not None
+                and service.bots.stats.played >= 2
+                and service.status()["mode"] == "camera_and_sensors"
+            ),
+            60,
+        )
+
+    try:
+        assert asyncio.run(switch()), service.status()
+        layout = service.physical.layout if service.physical else None
+        assert layout is not None and layout.name.startswith("minewagons")
+    finally:
+        service.stop()
