@@ -20,17 +20,17 @@ from pathlib import Path
 from typing import Annotated, Any, Protocol
 
 import segno
-from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
+from fastapi import Cookie, Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi import Path as FastPath
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 
-from controller.referee import VerdictKind
+from controller.referee import Referee, VerdictKind
 from controller.session import Asker, Refused, Role, TableSession
 from controller.store import Event, EventKind
-from rules.core import IllegalAction, Visibility
-from rules.registry import GAMES, game_info
+from rules.core import CHANCE, GameInfo, IllegalAction, State, Visibility
+from rules.registry import GAMES, game_info, new_game
 
 PAGE = (Path(__file__).parent / "web" / "index.html").read_text()
 
@@ -47,6 +47,8 @@ class TableControl(Protocol):
     def wake(self) -> None: ...
 
     def camera_jpeg(self) -> bytes | None: ...
+
+    def recalibrate(self) -> bool: ...
 
 
 class ActionRequest(BaseModel):
@@ -124,8 +126,13 @@ def asker(
     request: Request,
     x_table_pin: Annotated[str | None, Header()] = None,
     x_seat_token: Annotated[str | None, Header()] = None,
+    railtable_seat: Annotated[str | None, Cookie(include_in_schema=False)] = None,
 ) -> Asker:
-    """Who is asking: the host with the table PIN, a seat with its token, else a spectator."""
+    """Who is asking: the host with the table PIN, a seat with its token, else a spectator.
+
+    A page's live stream cannot send headers, so a GET may carry the seat token as the cookie
+    `railtable_seat` instead; it only ever reads (a stale one reads as a spectator), and nothing
+    that acts takes it, so no other site can act for a seat through it."""
     control: TableControl = request.app.state.control
     if x_table_pin is not None:
         guard: PinGuard = request.app.state.pin_guard
@@ -142,6 +149,10 @@ def asker(
         if seat is None:
             raise HTTPException(403, "unknown seat token: join the seat again")
         return Asker.at(seat)
+    if railtable_seat is not None and request.method == "GET":
+        seat = control.seat_tokens.get(railtable_seat)
+        if seat is not None:
+            return Asker.at(seat)
     return Asker.spectator()
 
 
@@ -202,11 +213,19 @@ def create_app(control: TableControl) -> FastAPI:
         if current is None:
             raise HTTPException(404, "no game is open")
         seat = who.seat if who.role is Role.SEAT else None
+        view = current.view(seat)
+        public = view if seat is None else current.view(None)
         return {
             "game_id": session.record.id if session.record else None,
-            "view": current.view(seat),
+            "view": view,
+            "private": {k: v for k, v in view.items() if public.get(k) != v},
+            "phase": view.get("phase"),
             "current_player": current.current_player,
             "scores": current.scores(),
+            "score_parts": [
+                [{"what": what, "points": points} for what, points in parts]
+                for parts in current.score_parts()
+            ],
             "is_over": current.is_over,
         }
 
@@ -215,31 +234,15 @@ def create_app(control: TableControl) -> FastAPI:
         state, info, referee = session.state, session.info, session.referee
         if state is None or info is None or info.layout is None or referee is None:
             raise HTTPException(404, "no game with a table is open")
-        layout = info.layout(state.options)
         pending = session.verdict
-        return {
-            "width_mm": layout.width_mm,
-            "height_mm": layout.height_mm,
-            "locations": [
-                {"name": loc.name, "x": loc.x_mm, "y": loc.y_mm, "w": loc.w_mm, "h": loc.h_mm}
-                for loc in layout.locations
-            ],
-            "pieces": {
-                name: [
-                    {
-                        "label": referee.describe_piece(p),
-                        "kind": p.piece.kind,
-                        "identity": p.piece.identity,
-                        "face": p.piece.face,
-                        "turn": p.rotation,
-                    }
-                    for p in pieces
-                ]
-                for name, pieces in referee.table_of(state).items()
-            },
-            "marked": list(pending.locations) if pending is not None else [],
-            "alert": pending is not None and pending.kind is VerdictKind.ALERT,
-        }
+        return _table_json(
+            info,
+            state,
+            referee,
+            marked=list(pending.locations) if pending is not None else [],
+            alert=pending is not None and pending.kind is VerdictKind.ALERT,
+            last_move=sorted(session.last_move),
+        )
 
     @app.get(
         "/api/camera.jpg",
@@ -391,7 +394,110 @@ def create_app(control: TableControl) -> FastAPI:
         except KeyError:
             raise HTTPException(404, f"no game {game_id}") from None
 
+    @app.post("/api/camera/calibrate", summary="Find the mat's corner markers afresh (host)")
+    def calibrate(who: Who) -> dict[str, Any]:
+        host_only(who)
+        if not control.recalibrate():
+            raise HTTPException(409, "no camera to calibrate (none configured, or not started)")
+        control.wake()
+        return {"calibrating": True}
+
+    @app.get(
+        "/api/games/{game_id}/replay",
+        summary="A game's table after its `step`th players' move (0: the start), as all may see",
+    )
+    def replay(
+        game_id: Annotated[int, FastPath(ge=1, le=MAX_ID)],
+        step: Annotated[int, Query(ge=0, le=100_000)] = 0,
+    ) -> dict[str, Any]:
+        record = session.log.game(game_id)
+        if record is None or record.game not in GAMES:
+            raise HTTPException(404, f"no game {game_id}")
+        info = game_info(record.game)
+        moves = session.log.record_json(game_id)["actions"]
+        state = new_game(record.game, record.options, record.seed)
+        referee = Referee.for_game(info) if info.layout is not None else None
+        steps = sum(1 for m in moves if m["seat"] is not None and m["seat"] != CHANCE)
+        if step > steps:
+            raise HTTPException(404, f"step {step} is beyond the game's {steps} moves")
+        done, text, actor = 0, "the start", CHANCE
+        before = referee.table_of(state) if referee is not None else {}
+        moved: list[str] = []
+        for move in moves:
+            players_move = move["seat"] is not None and move["seat"] != CHANCE
+            if players_move and done == step:
+                break
+            if players_move:
+                before = referee.table_of(state) if referee is not None else {}
+                actor = int(move["seat"])
+            action = state.parse_action(move["action"])
+            state.apply(action)
+            if players_move:
+                done += 1
+                text = _words(type(state), state.action_view(action, actor, None))
+        if referee is not None and step > 0:
+            after = referee.table_of(state)
+            moved = sorted(n for n in before.keys() | after.keys() if before.get(n) != after.get(n))
+        return {
+            "game_id": game_id,
+            "title": info.title,
+            "steps": steps,
+            "step": step,
+            "seat": None if actor == CHANCE else actor,
+            "text": text,
+            "scores": state.scores(),
+            "table": None
+            if referee is None or info.layout is None
+            else _table_json(info, state, referee, marked=[], alert=False, last_move=moved),
+        }
+
     return app
+
+
+def _table_json(
+    info: GameInfo,
+    state: State,
+    referee: Referee,
+    *,
+    marked: list[str],
+    alert: bool,
+    last_move: list[str],
+) -> dict[str, Any]:
+    """The mat in millimetres and what lies on it for `state`, with squares to point out."""
+    assert info.layout is not None
+    layout = info.layout(state.options)
+    return {
+        "width_mm": layout.width_mm,
+        "height_mm": layout.height_mm,
+        "locations": [
+            {"name": loc.name, "x": loc.x_mm, "y": loc.y_mm, "w": loc.w_mm, "h": loc.h_mm}
+            for loc in layout.locations
+        ],
+        "pieces": {
+            name: [
+                {
+                    "label": referee.describe_piece(p),
+                    "kind": p.piece.kind,
+                    "identity": p.piece.identity,
+                    "face": p.piece.face,
+                    "turn": p.rotation,
+                }
+                for p in pieces
+            ]
+            for name, pieces in referee.table_of(state).items()
+        },
+        "marked": marked,
+        "alert": alert,
+        "last_move": last_move,
+    }
+
+
+def _words(state_class: type[State], view: dict[str, Any]) -> str:
+    """An action as someone sees it, in words (a hidden draw: just what kind of draw it was)."""
+    try:
+        return state_class.CODEC.parse(view).describe()
+    except IllegalAction:
+        return str(view.get("type", "a hidden action")).replace("_", " ") + " (hidden)"
 
 
 def _verdict_for(data: dict[str, Any], who: Asker) -> dict[str, Any]:
@@ -413,8 +519,11 @@ def _is_draw(action: dict[str, Any]) -> bool:
 def _event_for(session: TableSession, event: Event, who: Asker) -> dict[str, Any]:
     """A log row as the asker may see it (a dealt card, a hidden split stay with their seat)."""
     out = event.to_json()
-    if event.kind is EventKind.ACTION and who.role is not Role.HOST:
-        out["data"] = {"action": _action_for(session, event, who)}
+    if event.kind is EventKind.ACTION:
+        seen = (
+            _action_for(session, event, who) if who.role is not Role.HOST else out["data"]["action"]
+        )
+        out["data"] = {"action": seen, "text": _action_words(session, event, seen)}
     elif event.kind is EventKind.VERDICT:
         out["data"] = _verdict_for(event.data, who)
     return out
@@ -436,6 +545,13 @@ def _action_for(session: TableSession, event: Event, who: Asker) -> dict[str, An
     if codec_state is not None:
         return codec_state.action_view(action, actor, seat)
     return {"type": action.TYPE} if action.CHANCE_OUTCOME else action.to_json()
+
+
+def _action_words(session: TableSession, event: Event, seen: dict[str, Any]) -> str:
+    record = session.log.game(event.game_id)
+    if record is None or record.game not in GAMES:
+        return str(seen.get("type", "?"))
+    return _words(game_info(record.game).state_class, seen)
 
 
 async def _sse(control: TableControl, who: Asker, after: int) -> AsyncIterator[bytes]:

@@ -403,7 +403,14 @@ class TableService:
             self.pipeline.request_full_decode()  # back: read every location afresh
         self._last_image = image
         report = self.pipeline.process(image)
-        self.camera_health.set(report.calibration.value, f"stability {report.stability.value}")
+        calibrator = self.pipeline.calibrator
+        seen = (
+            f"{calibrator.confirmed} of 4 corner markers seen; " if calibrator.calibration else ""
+        )
+        self.camera_health.set(
+            report.calibration.value,
+            f"{calibrator.reason}; {seen}view {report.stability.value}",
+        )
         self.camera_still = report.stability is Stability.SETTLED and report.settled is None
         if report.settled is not None:
             info = self.session.info
@@ -485,6 +492,15 @@ class TableService:
                 self.link.set_leds({**off, **merged})
             except ValueError as error:
                 log.warning("LEDs: %s", error)
+
+    def recalibrate(self) -> bool:
+        """Forget the calibration and look for the corner markers afresh; False: no camera."""
+        if self.pipeline is None:
+            return False
+        self.pipeline.calibrator.recalibrate()
+        self.pipeline.request_full_decode()
+        self.camera_health.set("uncalibrated", "recalibration requested: looking for the corners")
+        return True
 
     def camera_jpeg(self) -> bytes | None:
         """The newest camera frame annotated with what the pipeline reads, as a JPEG."""

@@ -80,6 +80,7 @@ class TableSession:
         self.referee: Referee | None = None
         self.table: dict[str, Pieces] = {}
         self.verdict: Verdict | None = None  # the last verdict, while it stands
+        self.last_move: frozenset[str] = frozenset()  # locations the last players' move changed
 
     # ---- games
     def resume(self) -> bool:
@@ -131,6 +132,7 @@ class TableSession:
         self.referee = Referee.for_game(self.info) if self.info.expected_table else None
         self.table = self.referee.table_of(state) if self.referee else {}
         self.verdict = None
+        self.last_move = frozenset()
 
     def _open(self) -> tuple[GameRecord, State]:
         if self.record is None or self.state is None:
@@ -237,6 +239,7 @@ class TableSession:
         if self.referee is not None:
             self.table = self.referee.table_of(state)
         self.verdict = None
+        self.last_move = frozenset()
         self._publish(events)
         return events
 
@@ -251,8 +254,10 @@ class TableSession:
 
     # ---- helpers
     def _apply_all(self, state: State, actions: list[Action]) -> list[tuple[int | None, Action]]:
-        """Apply in order, atomically: on a refusal nothing stays applied."""
+        """Apply in order, atomically: on a refusal nothing stays applied. A players' move
+        (not a draw alone) becomes `last_move`: the locations whose pieces it changed."""
         done: list[tuple[int | None, Action]] = []
+        before = self.referee.table_of(state) if self.referee is not None and actions else None
         try:
             for action in actions:
                 seat = state.current_player
@@ -262,6 +267,11 @@ class TableSession:
             for _ in done:
                 state.undo()
             raise Refused(str(error), 422) from None
+        moved = any(not action.CHANCE_OUTCOME for _, action in done)
+        if before is not None and self.referee is not None and moved:
+            after = self.referee.table_of(state)
+            names = before.keys() | after.keys()
+            self.last_move = frozenset(n for n in names if before.get(n) != after.get(n))
         return done
 
     def _draw_chance(self) -> None:

@@ -295,6 +295,10 @@ class State(ABC):
     def scores(self) -> list[float]:
         """Points per seat as they stand now (final once the game is over)."""
 
+    def score_parts(self) -> list[list[tuple[str, float]]]:
+        """How each seat's score is made up, in words and points; they add up to `scores()`."""
+        return [[("points", score)] for score in self.scores()]
+
     @abstractmethod
     def _state_json(self) -> JsonDict:
         """Everything that defines the state, for `to_json` (besides game, options, seed)."""

@@ -185,7 +185,7 @@ def run_scenario(
                 if step.get("sketch") is True:
                     sketched = True  # a position laid out for one rule: supplies not balanced
                 else:
-                    problem = _broken(state, "after the set (or mark it \"sketch\": true)")
+                    problem = _broken(state, 'after the set (or mark it "sketch": true)')
         except IllegalAction as e:
             problem = f"unexpected rejection: {e}"
         except Exception as e:  # a broken step or an engine bug: report it, check the next file

@@ -120,6 +120,9 @@ class MineWagons(State):
         """Wagons beyond their opposite end, per seat."""
         return [float(g) for g in self.pos.goal]
 
+    def score_parts(self) -> list[list[tuple[str, float]]]:
+        return [[(f"{g} wagons beyond the far end", float(g))] for g in self.pos.goal]
+
     def _state_json(self) -> JsonDict:
         data = codec.state_json(self.board, self.setup.seats, self.pos)
         data["current_player"] = self.current_player

@@ -31,6 +31,31 @@ def scores(tabletop: Tabletop) -> list[float]:
     return out
 
 
+def score_parts(tabletop: Tabletop) -> list[list[tuple[str, float]]]:
+    """What each seat's points are made of: jewels by kind, the ruby bonus, carts, missions."""
+    if tabletop.solo:
+        return [[("high score", float(solo_result(tabletop).high_score))]]
+    rubies = [stock[Gem.RUBY.order] for stock in tabletop.stockpiles]
+    most = max(rubies)
+    out = []
+    for seat, stock in enumerate(tabletop.stockpiles):
+        parts = [
+            (f"{stock[gem.order]} {gem.value}", float(stock[gem.order] * gem.points))
+            for gem in Gem
+            if stock[gem.order] and gem.points
+        ]
+        if most > 0 and rubies[seat] == most:
+            parts.append(("most rubies", float(RUBY_BONUS)))
+        carts = bonus_carts(tabletop, seat)
+        if carts:
+            parts.append((f"{carts} minecarts in supply", float(CART_BONUS * carts)))
+        if tabletop.claimed[seat]:
+            missions = len(tabletop.claimed[seat])
+            parts.append((f"{missions} missions", float(MISSION_POINTS * missions)))
+        out.append(parts)
+    return out
+
+
 def bonus_carts(tabletop: Tabletop, seat: int) -> int:
     """The seat's minecarts worth the 3-point bonus (see the `cart_bonus` option)."""
     in_supply = [cart for cart in carts_of(tabletop, seat) if cart.status is CartStatus.SUPPLY]

@@ -182,6 +182,9 @@ class OffTheRails(State):
     def scores(self) -> list[float]:
         return scoring.scores(self._tabletop)
 
+    def score_parts(self) -> list[list[tuple[str, float]]]:
+        return scoring.score_parts(self._tabletop)
+
     def invariants(self) -> list[str]:
         """Conservation laws: gems, tiles, chasm tokens; carts on legal squares, holds of 5."""
         return invariants(self._tabletop)

@@ -65,6 +65,39 @@ def scores(rules: Rules, d: Data) -> list[float]:
     return [float(x) for x in own]
 
 
+COMPANY_NAMES = {
+    Company.BO: "B&O",
+    Company.CO: "C&O",
+    Company.ERIE: "Erie",
+    Company.NYC: "NYC",
+    Company.PRR: "PRR",
+}
+
+
+def score_parts(rules: Rules, d: Data) -> list[list[tuple[str, float]]]:
+    """Each seat's shares by company at their value, and any revoke penalty."""
+    values = share_values(rules, d)
+    own: list[list[tuple[str, float]]] = []
+    for seat in range(rules.players):
+        parts: list[tuple[str, float]] = []
+        for company in COMPANIES:
+            held = sum(1 for c in d.shares[seat] if COMPANY_OF[c] is company)
+            if held:
+                parts.append(
+                    (f"{held} {COMPANY_NAMES[company]} shares", float(held * values[company]))
+                )
+        revokes = sum(1 for r in d.revokes if r.seat == seat and r.remedy is Remedy.PENALTY)
+        if revokes:
+            parts.append((f"{revokes} revoke penalties", float(-revokes * rules.revoke_penalty)))
+        own.append(parts)
+    if rules.teams:
+        return [
+            [(f"{what} (seat {s})", p) for s in (seat, (seat + 2) % 4) for what, p in own[s]]
+            for seat in range(4)
+        ]
+    return own
+
+
 def winners(rules: Rules, d: Data) -> list[int]:
     """Every seat on the top score: ties share the victory."""
     points = scores(rules, d)

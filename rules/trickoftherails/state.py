@@ -102,6 +102,9 @@ class TrickOfTheRails(State):
     def scores(self) -> list[float]:
         return scoring.scores(self.rules, self.d)
 
+    def score_parts(self) -> list[list[tuple[str, float]]]:
+        return scoring.score_parts(self.rules, self.d)
+
     def winners(self) -> list[int]:
         return scoring.winners(self.rules, self.d)
 

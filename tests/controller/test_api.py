@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,9 @@ class Control:
 
     def wake(self) -> None:
         pass
+
+    def recalibrate(self) -> bool:
+        return False
 
     def camera_jpeg(self) -> bytes | None:
         return b"\xff\xd8 a jpeg"
@@ -198,3 +202,104 @@ def test_the_camera_view_is_for_the_host_only(client: TestClient) -> None:
     assert client.get("/api/camera.jpg").status_code == 403
     r = client.get("/api/camera.jpg", headers=HOST)
     assert r.status_code == 200 and r.headers["content-type"] == "image/jpeg"
+
+
+def _trick(client: TestClient) -> None:
+    r = client.post(
+        "/api/games",
+        json={"game": "trickoftherails", "options": {"players": 3}, "seed": 2},
+        headers=HOST,
+    )
+    assert r.status_code == 200, r.text
+
+
+def test_a_seat_sees_its_hand_as_private_and_nobody_else_does(client: TestClient) -> None:
+    _trick(client)
+    seat0, seat1 = _seat(client, 0), _seat(client, 1)
+    mine = client.get("/api/state", headers=seat0).json()
+    theirs = client.get("/api/state", headers=seat1).json()
+    public = client.get("/api/state").json()
+    assert mine["private"]["hand"] and mine["private"]["hand"] != theirs["private"]["hand"]
+    assert public["private"] == {} and "hand" not in public["view"]
+    assert "hand" not in str(client.get("/api/table").json())
+    seen = json.dumps(public)
+    for cards in (mine["private"]["hand"], theirs["private"]["hand"]):
+        assert not [card for card in cards if f'"{card}"' in seen]
+
+
+def test_the_seat_cookie_reads_the_seats_view_but_never_acts(client: TestClient) -> None:
+    _start(client)
+    token = _seat(client, 0)["X-Seat-Token"]
+    client.cookies.set("railtable_seat", token)
+    assert client.get("/api/status").json()["you"] == {"role": "seat", "seat": 0}
+    choose = {"action": {"type": "choose_side", "side": "north"}}
+    r = client.post("/api/actions", json=choose)
+    assert r.status_code == 403 and "spectator" in r.json()["detail"]
+    client.cookies.set("railtable_seat", "stale")
+    assert client.get("/api/status").json()["you"] == {"role": "spectator", "seat": None}
+
+
+def test_scores_say_what_they_are_made_of(client: TestClient) -> None:
+    _start(client)
+    choose = {"action": {"type": "choose_side", "side": "north"}}
+    client.post("/api/actions", json=choose, headers=_seat(client, 0))
+    state = client.get("/api/state").json()
+    assert [sum(p["points"] for p in parts) for parts in state["score_parts"]] == state["scores"]
+    assert state["score_parts"][0][0]["what"] == "2 minecarts in supply"
+
+
+def test_the_last_move_is_pointed_out_on_the_table_and_events_are_in_words(
+    client: TestClient,
+) -> None:
+    _start(client)
+    seat0 = _seat(client, 0)
+    client.post(
+        "/api/actions", json={"action": {"type": "choose_side", "side": "north"}}, headers=seat0
+    )
+    r = client.post(
+        "/api/actions",
+        json={"action": {"type": "place_cart", "cart": "red-white", "square": "F12"}},
+        headers=seat0,
+    )
+    assert r.status_code == 200, r.text
+    assert client.get("/api/table").json()["last_move"] == ["F12"]
+    texts = [
+        e["data"].get("text") for e in client.get("/api/events").json() if e["kind"] == "action"
+    ]
+    assert any(t and "F12" in t for t in texts), texts
+    client.post("/api/undo", json={"count": 1}, headers=HOST)
+    assert client.get("/api/table").json()["last_move"] == []
+
+
+def test_a_finished_game_replays_step_by_step_without_its_seed(client: TestClient) -> None:
+    _start(client)
+    seat0 = _seat(client, 0)
+    client.post(
+        "/api/actions", json={"action": {"type": "choose_side", "side": "north"}}, headers=seat0
+    )
+    client.post(
+        "/api/actions",
+        json={"action": {"type": "place_cart", "cart": "red-white", "square": "F12"}},
+        headers=seat0,
+    )
+    game = client.get("/api/status").json()
+    assert client.post("/api/games/current/end", headers=HOST).status_code == 200
+    (finished,) = client.get("/api/games").json()
+    start = client.get(f"/api/games/{finished['id']}/replay?step=0").json()
+    assert (
+        start["steps"] == 2 and start["text"] == "the start" and start["table"]["last_move"] == []
+    )
+    last = client.get(f"/api/games/{finished['id']}/replay?step=2").json()
+    assert last["seat"] == 0 and "F12" in last["text"] and last["table"]["last_move"] == ["F12"]
+    assert [p["kind"] for p in last["table"]["pieces"]["F12"]] == ["minecart"]
+    assert "seed" not in str(last) and "seed" not in str(start)
+    r = client.get(f"/api/games/{finished['id']}/replay?step=3")
+    assert r.status_code == 404 and "beyond the game's 2 moves" in r.json()["detail"]
+    assert client.get("/api/games/99/replay").status_code == 404
+    assert game is not None
+
+
+def test_only_the_host_recalibrates_the_camera(client: TestClient) -> None:
+    assert client.post("/api/camera/calibrate").status_code == 403
+    r = client.post("/api/camera/calibrate", headers=HOST)
+    assert r.status_code == 409 and "no camera" in r.json()["detail"]

@@ -29,6 +29,9 @@ class Control:
     def wake(self) -> None:
         pass
 
+    def recalibrate(self) -> bool:
+        return False
+
     def camera_jpeg(self) -> bytes | None:
         return None
 

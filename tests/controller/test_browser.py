@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from subprocess import Popen
 
 import httpx
 import pytest
@@ -136,7 +137,7 @@ def test_a_player_joins_by_the_seat_link_and_answers(quiet_table: str, browser: 
     token = httpx.post(quiet_table + "/api/seats/0/token", headers={"X-Table-Pin": PIN}).json()
     page = _phone(browser)
     page.goto(f"{quiet_table}/?seat={token['token']}")
-    page.wait_for_function("document.querySelector('#me').textContent === 'seat 0'")
+    page.wait_for_function("document.querySelector('#me').textContent === 'you are seat 0'")
     page.get_by_role("button", name="choose_side(side=north)").click()
     page.wait_for_function(
         "document.querySelector('#turn').textContent !== 'seat 0 to act'"
@@ -160,16 +161,149 @@ def test_the_host_starts_a_game_with_options_and_sees_the_camera(
     page.fill("#pin", PIN)
     page.wait_for_function("document.querySelectorAll('#game option').length >= 3")
     page.select_option("#game", "offtherails")
-    page.fill("#players", "2")
-    page.fill("#options", '{"bumper_carts": true}')
+    page.select_option("#opt-players", "2")
+    page.check("#opt-bumper_carts")
     before = httpx.get(table + "/api/status").json()["game"]["id"]
     page.click("#start")
     page.wait_for_timeout(1000)
     game = httpx.get(table + "/api/status").json()["game"]
     assert game["id"] != before and game["players"] == 2
+    state = httpx.get(table + "/api/state").json()
+    assert state["view"]["options"]["bumper_carts"] is True
+    page.locator("#camera-panel summary").click()
     page.click("#camera-view")
     page.wait_for_function(
         "!document.querySelector('#camera-img').hidden"
         " && document.querySelector('#camera-img').naturalWidth > 0"
     )
     page.screenshot(path=str(ARTIFACTS / "phone-host-camera.png"), full_page=True)
+
+
+@pytest.fixture(scope="module")
+def sensor_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Popen[str]]]:
+    """The service on a virtual sensor board (no camera) that the test moves pieces on: what a
+    table with only the board under the mat sees, a magnet and not which piece."""
+    board = subprocess.Popen(
+        [sys.executable, "-c", MAIN, "sim-board", "--rows", "12", "--cols", "12"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert board.stdout is not None
+    path = board.stdout.readline().strip()
+    data = tmp_path_factory.mktemp("sensors")
+    process, url = _serve(data, "--no-bots", "--camera", "none", "--board", path)
+    try:
+        yield url, board
+    finally:
+        process.terminate()
+        process.wait(10)
+        board.terminate()
+        board.wait(10)
+
+
+def test_a_player_answers_the_referees_question_from_the_seat_page(
+    sensor_table: tuple[str, Popen[str]], browser: object
+) -> None:
+    url, board = sensor_table
+    token = httpx.post(url + "/api/seats/0/token", headers={"X-Table-Pin": PIN}).json()
+    spectator = _phone(browser)
+    spectator.goto(url + "/")
+    page = _phone(browser)
+    page.goto(f"{url}/?seat={token['token']}")
+    page.wait_for_function("document.querySelector('#me').textContent === 'you are seat 0'")
+    page.get_by_role("button", name="choose_side(side=north)").click()
+    page.wait_for_function("!document.querySelector('#mine').textContent.includes('choose_side')")
+    assert board.stdin is not None
+    board.stdin.write("place 0 5\n")  # a minecart on F12: the board cannot tell which one
+    board.stdin.flush()
+    page.wait_for_selector("#question button", timeout=20000)
+    options = page.locator("#question button").all_inner_texts()
+    assert len(options) >= 2 and all("F12" in o for o in options), options
+    spectator.wait_for_function("document.querySelector('#verdict').textContent.includes('seat 0')")
+    assert spectator.locator("#question button").count() == 0  # the question is seat 0's alone
+    page.screenshot(path=str(ARTIFACTS / "phone-seat-question.png"))
+    chosen = options[1]
+    page.locator("#question button").nth(1).click()
+    page.wait_for_function("document.querySelectorAll('#question button').length === 0")
+    actions = [
+        e["data"]["action"]
+        for e in httpx.get(url + "/api/events?after=0").json()
+        if e["kind"] == "action" and e["seat"] == 0
+    ]
+    assert actions[-1]["type"] == "place_cart" and actions[-1]["square"] == "F12"
+    assert actions[-1]["cart"] in chosen
+    page.wait_for_function("document.querySelector('#mat [data-name=F12] .loc.last') !== null")
+
+
+def test_a_seat_sees_its_own_hand_and_a_spectator_none(quiet_table: str, browser: object) -> None:
+    host = {"X-Table-Pin": PIN}
+    r = httpx.post(
+        quiet_table + "/api/games",
+        json={"game": "trickoftherails", "options": {"players": 3}, "seed": 3},
+        headers=host,
+    )
+    assert r.status_code == 200, r.text
+    token = httpx.post(quiet_table + "/api/seats/1/token", headers=host).json()["token"]
+    page = _phone(browser)
+    page.goto(f"{quiet_table}/?seat={token}")
+    page.wait_for_function("!document.querySelector('#private').hidden", timeout=20000)
+    hand = httpx.get(quiet_table + "/api/state", headers={"X-Seat-Token": token}).json()
+    text = page.locator("#private").inner_text()
+    assert "hand" in text and all(card in text for card in hand["private"]["hand"])
+    page.screenshot(path=str(ARTIFACTS / "phone-seat-hand.png"), full_page=True)
+    spectator = _phone(browser)
+    spectator.goto(quiet_table + "/")
+    spectator.wait_for_function("document.querySelector('#title').textContent.includes('Trick')")
+    spectator.wait_for_timeout(500)
+    assert spectator.locator("#private").is_hidden()
+    assert hand["private"]["hand"][0] not in spectator.content()
+
+
+def test_the_page_reads_without_colour_and_to_a_screen_reader(table: str, browser: object) -> None:
+    page = _phone(browser)
+    page.goto(table + "/")
+    page.wait_for_function("document.querySelector('#mat').childElementCount > 100", timeout=20000)
+    page.wait_for_function("document.querySelectorAll('#mat text').length > 0", timeout=30000)
+    # every control has a name a screen reader can say
+    unnamed = page.eval_on_selector_all(
+        "button, input, select",
+        "els => els.filter(e => !(e.textContent.trim() || e.getAttribute('aria-label') ||"
+        " (e.labels && e.labels.length))).map(e => e.outerHTML)",
+    )
+    assert unnamed == []
+    assert page.get_attribute("#mat", "aria-label").startswith("the table:")  # type: ignore[union-attr]
+    assert page.get_attribute("#verdict", "aria-live") == "assertive"
+    # each piece carries a letter or a word, not colour alone; the table is also told in words
+    letters = page.eval_on_selector_all("#mat text", "ts => ts.map(t => t.textContent)")
+    assert letters and all(t.strip() for t in letters)
+    page.locator("#words summary").click()
+    words = page.locator("#words-list li").all_inner_texts()
+    assert words and all(":" in w for w in words)
+    assert any("minecart" in w or "tile" in w or "track" in w for w in words), words
+
+
+def test_a_finished_game_is_replayed_step_by_step(quiet_table: str, browser: object) -> None:
+    host = {"X-Table-Pin": PIN}
+    httpx.post(
+        quiet_table + "/api/games",
+        json={"game": "offtherails", "options": {"players": 2}, "seed": 4},
+        headers=host,
+    )
+    httpx.post(
+        quiet_table + "/api/actions",
+        json={"action": {"type": "choose_side", "side": "south"}},
+        headers=host,
+    )
+    assert httpx.post(quiet_table + "/api/games/current/end", headers=host).status_code == 200
+    page = _phone(browser)
+    page.goto(quiet_table + "/")
+    page.locator("#history summary").click()
+    page.get_by_role("button", name="Replay").first.click()
+    page.wait_for_function("document.querySelector('#replay-where').textContent.includes('step 0')")
+    page.click("#replay-next")
+    page.wait_for_function("document.querySelector('#replay-where').textContent.includes('step 1')")
+    assert "south" in page.locator("#replay-where").inner_text()
+    assert page.eval_on_selector("#replay-mat", "svg => svg.childElementCount") > 100
+    page.screenshot(path=str(ARTIFACTS / "phone-replay.png"), full_page=True)

@@ -168,8 +168,12 @@ def test_a_lifted_minecart_is_shown_where_the_rules_let_it_go() -> None:
     straight = {"tile": {"exits": "NS", "shape": "straight", "kind": "straight_t"}}
     for square in ("F11", "F10", "F9", "F8"):
         set_path(data, f"board.{square}", straight)
-    for path, value in {"carts.red-white.status": "on_board", "carts.red-white.square": "F12",
-                        "carts.red-white.heading": "S", "carts.red-white.speed": 3}.items():
+    for path, value in {
+        "carts.red-white.status": "on_board",
+        "carts.red-white.square": "F12",
+        "carts.red-white.heading": "S",
+        "carts.red-white.speed": 3,
+    }.items():
         set_path(data, path, value)  # fmt: skip
     state = state_from_json(data)
     assert REFEREE.destinations(state, "F12") == {"F9"}  # three squares along the track

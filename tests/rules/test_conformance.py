@@ -76,6 +76,9 @@ def test_random_game_keeps_every_invariant(
         state.apply(action)
         assert state.invariants() == []
         assert len(state.scores()) == players
+        parts = state.score_parts()
+        assert [math.fsum(p for _, p in seat) for seat in parts] == state.scores()
+        assert all(what and isinstance(what, str) for seat in parts for what, _ in seat)
         previous_legal = legal
     assert state.is_over, f"no end after {MAX_STEPS} steps"
     assert state.current_player is None

@@ -37,7 +37,7 @@ def test_unknown_game_is_named() -> None:
     [
         ({"players": 5}, "option .players. is 5"),
         ({"colour": "red"}, "unknown option"),
-        ({"end_on_deposit": "three"}, "'end_on_deposit' is \"three\", not one of \"two\""),
+        ({"end_on_deposit": "three"}, '\'end_on_deposit\' is "three", not one of "two"'),
         ({"bumper_carts": "yes"}, "bumper_carts"),
     ],
 )
