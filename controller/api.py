@@ -262,7 +262,7 @@ def create_app(control: TableControl) -> FastAPI:
         if state is None or who.role is not Role.SEAT or state.current_player != who.seat:
             return []
         return [
-            {"text": a.describe(), "action": a.to_json()}
+            {"text": a.words(), "action": a.to_json()}
             for a in state.legal_actions()
             if a.VISIBILITY is not Visibility.TABLE
         ]
@@ -495,7 +495,7 @@ def _table_json(
 def _words(state_class: type[State], view: dict[str, Any]) -> str:
     """An action as someone sees it, in words (a hidden draw: just what kind of draw it was)."""
     try:
-        return state_class.CODEC.parse(view).describe()
+        return state_class.CODEC.parse(view).words()
     except IllegalAction:
         return str(view.get("type", "a hidden action")).replace("_", " ") + " (hidden)"
 

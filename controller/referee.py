@@ -104,7 +104,12 @@ class Verdict:
             "text": self.text,
             "actions": [a.to_json() for a in self.actions],
             "options": [
-                {"actions": [a.to_json() for a in o.actions], "text": o.text} for o in self.options
+                {
+                    "actions": [a.to_json() for a in o.actions],
+                    "text": o.text,
+                    "words": " then ".join(a.words() for a in o.actions),
+                }
+                for o in self.options
             ],
             "seat": self.seat,
             "instructions": [{"location": i.location, "text": i.text} for i in self.instructions],

@@ -90,6 +90,7 @@ class Action:
     TYPE: ClassVar[str] = ""
     CHANCE_OUTCOME: ClassVar[bool] = False
     VISIBILITY: ClassVar[Visibility] = Visibility.INPUT
+    WORDS: ClassVar[str] = ""  # for players: "place the {cart} minecart on {square}"
 
     def to_json(self) -> JsonDict:
         out: JsonDict = {"type": self.TYPE}
@@ -110,6 +111,15 @@ class Action:
             elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                 raise MalformedAction(f"missing field {f.name!r} for {cls.TYPE!r}", dict(data))
         return cls(**kwargs)
+
+    def words(self) -> str:
+        """What a player reads on the phone: `WORDS` filled in with the fields, else the type
+        and its values in plain words."""
+        data = {k: _plain(v).replace("_", " ") for k, v in self.to_json().items()}
+        if self.WORDS:
+            return self.WORDS.format(**data)
+        values = [v for k, v in data.items() if k != "type"]
+        return data["type"] + (": " + ", ".join(values) if values else "")
 
     def describe(self) -> str:
         """Short human text: `place_tile(square=F7, exits=NS)`."""

@@ -24,6 +24,7 @@ class LayGreen(Action):
     """Chance: the next green tile is laid face down on `square` (setup step 1)."""
 
     TYPE: ClassVar[str] = "lay_green"
+    WORDS: ClassVar[str] = "lay the green tile on {square}"
     CHANCE_OUTCOME: ClassVar[bool] = True
     VISIBILITY: ClassVar[Visibility] = Visibility.TABLE  # the tile's back carries a marker
     square: str
@@ -34,6 +35,7 @@ class PlaceTile(Action):
     """A player sets one tile of her colour, face up, with these exits (setup step 2)."""
 
     TYPE: ClassVar[str] = "place_tile"
+    WORDS: ClassVar[str] = "lay a tile on {square} (exits {exits})"
     VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
     square: str
     exits: str
@@ -44,6 +46,7 @@ class TurnUp(Action):
     """A player picks the face-down green tile to turn face up (setup step 3)."""
 
     TYPE: ClassVar[str] = "turn_up"
+    WORDS: ClassVar[str] = "turn up the tile on {square}"
     VISIBILITY: ClassVar[Visibility] = Visibility.IMPLIED  # the face that follows shows it
     square: str
 
@@ -53,6 +56,7 @@ class RevealTile(Action):
     """Chance: the shape on the face of the green tile being turned up."""
 
     TYPE: ClassVar[str] = "reveal_tile"
+    WORDS: ClassVar[str] = "the tile turned up is {shape}"
     CHANCE_OUTCOME: ClassVar[bool] = True
     VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
     shape: Shape
@@ -63,6 +67,7 @@ class OrientTile(Action):
     """The player lays the green tile she turned up with the rails she prefers."""
 
     TYPE: ClassVar[str] = "orient_tile"
+    WORDS: ClassVar[str] = "the tile lies with exits {exits}"
     VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
     exits: str
 
@@ -75,6 +80,7 @@ class EnterWagon(Action):
     """Set a wagon from the starting area on an entering square of the first line."""
 
     TYPE: ClassVar[str] = "enter_wagon"
+    WORDS: ClassVar[str] = "bring a wagon in on {square}"
     VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
     square: str
 
@@ -84,6 +90,7 @@ class MoveWagon(Action):
     """Move the wagon on `start` along connected rails to `to` (a square, or "goal")."""
 
     TYPE: ClassVar[str] = "move_wagon"
+    WORDS: ClassVar[str] = "move the wagon from {start} to {to}"
     VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
     start: str
     to: str
@@ -94,6 +101,7 @@ class ReturnWagon(Action):
     """Move the wagon on `start` along the rails off the near end, back to its starting area."""
 
     TYPE: ClassVar[str] = "return_wagon"
+    WORDS: ClassVar[str] = "take the wagon on {start} back home"
     VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
     start: str
 
@@ -103,6 +111,7 @@ class RotateTile(Action):
     """Turn an empty green tile, or one of the player's colour, so its rails leave by `exits`."""
 
     TYPE: ClassVar[str] = "rotate_tile"
+    WORDS: ClassVar[str] = "turn the tile on {square} to exits {exits}"
     VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
     square: str
     exits: str
@@ -113,6 +122,7 @@ class MoveRock(Action):
     """Move the Rock along connected rails to `to`; the turn's last action."""
 
     TYPE: ClassVar[str] = "move_rock"
+    WORDS: ClassVar[str] = "move the rock to {to}"
     VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
     to: str
 
@@ -122,6 +132,7 @@ class EndTurn(Action):
     """End the turn before its last action."""
 
     TYPE: ClassVar[str] = "end_turn"
+    WORDS: ClassVar[str] = "end the turn"
     VISIBILITY: ClassVar[Visibility] = Visibility.IMPLIED  # the next player's move proves it
 
 

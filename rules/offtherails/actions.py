@@ -16,6 +16,7 @@ class ChooseSide(Action):
     """The first player chooses the side of the board to begin on."""
 
     TYPE = "choose_side"
+    WORDS = "choose the {side} side"
     side: Side
 
 
@@ -27,6 +28,7 @@ class PlaceTile(Action):
     """Place a straight or corner track tile on an empty square, exits as letters: "NS", "NE"."""
 
     TYPE = "place_tile"
+    WORDS = "lay a track tile on {square} (exits {exits})"
     VISIBILITY = Visibility.TABLE
     square: str
     exits: str
@@ -37,6 +39,7 @@ class Upgrade(Action):
     """Upgrade an unoccupied tile: straight or corner to a T, a T to a cross. `exits` after it."""
 
     TYPE = "upgrade"
+    WORDS = "upgrade the tile on {square} to exits {exits}"
     VISIBILITY = Visibility.TABLE
     square: str
     exits: str
@@ -47,6 +50,7 @@ class PlaceCart(Action):
     """Put a minecart from one's supply on a free starting track of one's Surface Layer."""
 
     TYPE = "place_cart"
+    WORDS = "place the {cart} minecart on {square}"
     VISIBILITY = Visibility.TABLE
     cart: str
     square: str
@@ -57,6 +61,7 @@ class SetSpeed(Action):
     """Turn a minecart's speed die up or down by one."""
 
     TYPE = "set_speed"
+    WORDS = "set the {cart} minecart's speed to {speed}"
     cart: str
     speed: int
 
@@ -66,6 +71,7 @@ class EndActions(Action):
     """End the action phase (it also ends by itself once all actions are used)."""
 
     TYPE = "end_actions"
+    WORDS = "done with actions: the minecarts move"
     VISIBILITY = Visibility.IMPLIED
 
 
@@ -77,6 +83,7 @@ class MoveFirst(Action):
     """Choose which of one's minecarts moves next."""
 
     TYPE = "move_first"
+    WORDS = "move the {cart} minecart first"
     VISIBILITY = Visibility.IMPLIED
     cart: str
 
@@ -86,6 +93,7 @@ class Route(Action):
     """At a junction, the exit the moving minecart leaves by."""
 
     TYPE = "route"
+    WORDS = "at the junction, go {exit}"
     VISIBILITY = Visibility.IMPLIED
     exit: Direction
 
@@ -95,6 +103,7 @@ class TakeJewel(Action):
     """Choose which jewel the minecart picks up from a deposit offering a choice."""
 
     TYPE = "take_jewel"
+    WORDS = "take a {jewel}"
     jewel: Gem
 
 
@@ -103,6 +112,7 @@ class Split(Action):
     """The hit minecart's owner splits its jewels: `pile` is pile 1 (the larger when odd)."""
 
     TYPE = "split"
+    WORDS = "split the jewels: {pile}"
     pile: tuple[Gem, ...]
 
 
@@ -111,6 +121,7 @@ class DropPile(Action):
     """The moving player chooses which hidden pile (1 or 2) the hit minecart drops."""
 
     TYPE = "drop_pile"
+    WORDS = "drop pile {pile}"
     pile: int
 
 
@@ -119,6 +130,7 @@ class ClaimMission(Action):
     """Claim one completed mission card (at most one a turn)."""
 
     TYPE = "claim_mission"
+    WORDS = "claim the mission {mission}"
     mission: Mission
 
 
@@ -127,6 +139,7 @@ class PlaceChasm(Action):
     """Chasm phase: put the drawn chasm token on a square next to one of its colour."""
 
     TYPE = "place_chasm"
+    WORDS = "place a chasm on {square}"
     VISIBILITY = Visibility.TABLE
     square: str
 
@@ -139,6 +152,7 @@ class AssignSide(Action):
     """Chance: the side the third player gets at random."""
 
     TYPE = "assign_side"
+    WORDS = "deal the {side} side"
     CHANCE_OUTCOME = True
     side: Side
 
@@ -148,6 +162,7 @@ class DealMission(Action):
     """Chance: a mission card dealt face up."""
 
     TYPE = "deal_mission"
+    WORDS = "deal the mission {mission}"
     CHANCE_OUTCOME = True
     mission: Mission
 
@@ -157,6 +172,7 @@ class RevealDeposit(Action):
     """Chance: a deposit card turned face up, naming mine square `number` of the `colour` mine."""
 
     TYPE = "reveal_deposit"
+    WORDS = "reveal the {colour} deposit {number}"
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.TABLE  # with the physical deck: the card in the reveal slot
     colour: Colour
@@ -168,6 +184,7 @@ class RevealChasmCard(Action):
     """Chance: the Chasm card turned up from the deposit deck."""
 
     TYPE = "reveal_chasm_card"
+    WORDS = "reveal a chasm card"
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.TABLE
 
@@ -177,6 +194,7 @@ class DrawGem(Action):
     """Chance: one gem drawn blind from the bag."""
 
     TYPE = "draw_gem"
+    WORDS = "draw a {gem}"
     CHANCE_OUTCOME = True
     gem: Gem
 
@@ -186,6 +204,7 @@ class DrawChasmToken(Action):
     """Chance: a chasm token drawn from the supply."""
 
     TYPE = "draw_chasm_token"
+    WORDS = "draw a {colour} chasm token"
     CHANCE_OUTCOME = True
     colour: Colour
 
@@ -195,6 +214,7 @@ class RollChasmDie(Action):
     """Chance (chasm die variant): the eight-sided die naming the mine square that collapses."""
 
     TYPE = "roll_chasm_die"
+    WORDS = "roll {number} on the chasm die"
     CHANCE_OUTCOME = True
     number: int
 

@@ -31,6 +31,7 @@ class LayLane(Action):
     """The next random card of the trick lane: an exchange, a city, or an expert lane pool card."""
 
     TYPE = "lay_lane"
+    WORDS = "lay {card} in the trick lane"
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.TABLE  # laid face up in its lane slot
     card: str
@@ -41,6 +42,7 @@ class Deal(Action):
     """Digital deal: the next card, to `seat`, the seat whose hand is next to fill (round robin)."""
 
     TYPE = "deal"
+    WORDS = "deal {card} to seat {seat}"
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.INPUT  # the phone tells its owner; nothing on the table shows it
     seat: int
@@ -52,6 +54,7 @@ class StartRailway(Action):
     """Table mode: an undealt railway card, seen as it starts its company's railway."""
 
     TYPE = "start_railway"
+    WORDS = "start a railway with {card}"
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.TABLE
     card: str
@@ -62,6 +65,7 @@ class FirstLead(Action):
     """Option first_lead=random: the seat that leads the first trick."""
 
     TYPE = "first_lead"
+    WORDS = "seat {seat} leads first"
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.INPUT
     seat: int
@@ -75,6 +79,7 @@ class Play(Action):
     """Play a card from one's hand to one's trick slot (lead or follow)."""
 
     TYPE = "play"
+    WORDS = "play {card}"
     VISIBILITY = Visibility.TABLE
     card: str
 
@@ -84,6 +89,7 @@ class PlaceCity(Action):
     """City trick: the winner adds the city card to either end of any company's railway."""
 
     TYPE = "place_city"
+    WORDS = "place the city at the {end} end of the {company} railway"
     VISIBILITY = Visibility.TABLE
     company: Company
     end: End
@@ -97,6 +103,7 @@ class PlaceLocomotive(Action):
     """
 
     TYPE = "place_locomotive"
+    WORDS = "put the locomotive on the {company} railway"
     VISIBILITY = Visibility.TABLE
     company: Company
 
@@ -106,6 +113,7 @@ class LayTrack(Action):
     """City or locomotive trick: add one's played card to an end of its own company's railway."""
 
     TYPE = "lay_track"
+    WORDS = "lay the card at the {end} end of its railway"
     VISIBILITY = Visibility.TABLE
     end: End
 
@@ -115,6 +123,7 @@ class SettleRevoke(Action):
     """Table mode: the host's remedy for the revoke just proven (given on the host's phone)."""
 
     TYPE = "settle_revoke"
+    WORDS = "settle the revoke: {remedy}"
     VISIBILITY = Visibility.INPUT
     remedy: Remedy
 

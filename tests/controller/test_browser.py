@@ -138,11 +138,11 @@ def test_a_player_joins_by_the_seat_link_and_answers(quiet_table: str, browser: 
     page = _phone(browser)
     page.goto(f"{quiet_table}/?seat={token['token']}")
     page.wait_for_function("document.querySelector('#me').textContent === 'you are seat 0'")
-    page.get_by_role("button", name="choose_side(side=north)").click()
+    page.get_by_role("button", name="choose the north side").click()
     page.wait_for_function(
         "document.querySelector('#turn').textContent !== 'seat 0 to act'"
         " || document.querySelectorAll('#mine button').length > 24"
-        " || !document.querySelector('#mine').textContent.includes('choose_side')"
+        " || !document.querySelector('#mine').textContent.includes('choose the')"
     )
     page.screenshot(path=str(ARTIFACTS / "phone-seat.png"))
     events = httpx.get(quiet_table + "/api/events?after=0").json()
@@ -213,8 +213,8 @@ def test_a_player_answers_the_referees_question_from_the_seat_page(
     page = _phone(browser)
     page.goto(f"{url}/?seat={token['token']}")
     page.wait_for_function("document.querySelector('#me').textContent === 'you are seat 0'")
-    page.get_by_role("button", name="choose_side(side=north)").click()
-    page.wait_for_function("!document.querySelector('#mine').textContent.includes('choose_side')")
+    page.get_by_role("button", name="choose the north side").click()
+    page.wait_for_function("!document.querySelector('#mine').textContent.includes('choose the')")
     assert board.stdin is not None
     board.stdin.write("place 0 5\n")  # a minecart on F12: the board cannot tell which one
     board.stdin.flush()

@@ -69,6 +69,7 @@ def test_random_game_keeps_every_invariant(
         # JSON of every action parses back to the same action
         for action in legal[:20]:
             assert state.parse_action(action.to_json()) == action
+            assert action.words() and "{" not in action.words()
 
         for seat in [None, *range(players)]:
             assert isinstance(state.view(seat), dict)
