@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration, project
+from vision.calibration import Calibration
 from vision.geometry import BoardGeometry
 from vision.markers import Image
 from vision.readings import CalibrationState, LocationState, SettledView
@@ -31,10 +31,9 @@ def annotate(
     out = frame.copy() if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     readings = view.as_dict() if view is not None else {}
     if calibration is not None and state == CalibrationState.CALIBRATED:
-        h = calibration.mat_to_image
         for r in board.locations:
             corners = np.array([[r.x0, r.y0], [r.x1, r.y0], [r.x1, r.y1], [r.x0, r.y1]])
-            poly = project(h, corners).round().astype(np.int32)
+            poly = calibration.to_image(corners).round().astype(np.int32)
             reading = readings.get(r.name)
             colour = COLOURS[reading.state] if reading else (120, 120, 120)
             if r.name in moving:

@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.geometry import BoardGeometry
+from vision.lens import Lens, fit_radial
 from vision.markers import DetectedMarker, Image, detect, make_corner_detector
 from vision.readings import CalibrationState
 
@@ -23,19 +24,39 @@ class ImplausibleCalibration(ValueError):
 
 @dataclass(frozen=True)
 class Calibration:
-    """A trusted homography and where each corner marker's four corners lie in the image."""
+    """A trusted homography and where each corner marker's four corners lie in the image.
+
+    `mat_to_image` carries mat millimetres to ideal (undistorted) pixels; `lens` bends those into
+    the raw frame. With a straight lens (None or ideal) ideal pixels are raw pixels.
+    """
 
     mat_to_image: Matrix
     corner_px: tuple[NDArray[np.float32], ...]
     reprojection_px: float
+    lens: Lens | None = None
 
     @property
     def image_to_mat(self) -> Matrix:
         return np.asarray(np.linalg.inv(self.mat_to_image), dtype=np.float64)
 
+    @property
+    def straight(self) -> bool:
+        """True when the homography alone maps the mat onto the raw frame."""
+        return self.lens is None or self.lens.is_ideal
+
+    def to_image(self, pts_mm: NDArray[Any]) -> NDArray[np.float64]:
+        """Mat millimetres (N, 2) to raw frame pixels, through the lens."""
+        ideal = project(self.mat_to_image, pts_mm)
+        return ideal if self.lens is None else self.lens.distort(ideal)
+
+    def to_mat(self, pts_px: NDArray[Any]) -> NDArray[np.float64]:
+        """Raw frame pixels (N, 2) to mat millimetres."""
+        ideal = pts_px if self.lens is None else self.lens.undistort(pts_px)
+        return project(self.image_to_mat, ideal)
+
     def px_per_mm(self, board: BoardGeometry) -> float:
         """Mean image scale over the mat (pixels per millimetre)."""
-        quad = project(self.mat_to_image, mat_outline(board))
+        quad = self.to_image(mat_outline(board))
         area = cv2.contourArea(quad.astype(np.float32))
         return float(np.sqrt(area / (board.width_mm * board.height_mm)))
 
@@ -58,29 +79,49 @@ def project(h: Matrix, pts_mm: NDArray[Any]) -> NDArray[np.float64]:
 
 
 def estimate(
-    board: BoardGeometry, found: dict[int, DetectedMarker], frame_size: tuple[int, int]
+    board: BoardGeometry,
+    found: dict[int, DetectedMarker],
+    frame_size: tuple[int, int],
+    lens: Lens | None = None,
 ) -> Calibration:
     """Fit the homography to all 16 corner-marker corners and check it is plausible.
+
+    Through `lens` when the camera's lens is known; otherwise a one-term radial lens is fitted
+    along with the homography (an ordinary wide lens bends the mat visibly).
 
     Raises `ImplausibleCalibration` naming what is wrong: a missing corner, a poor fit (a marker
     moved on the mat, or a wrong layout), a mat that is folded, tiny, or partly outside the frame.
     """
+    if lens is not None:
+        try:
+            lens = lens.for_size(frame_size)
+        except ValueError as error:
+            raise ImplausibleCalibration(str(error)) from None
     missing = [c.marker_id for c in board.corners if c.marker_id not in found]
     if missing:
         raise ImplausibleCalibration(f"corner markers {missing} not seen")
     mm = np.array([p for c in board.corners for p in c.corners_mm()], dtype=np.float64)
     px = np.vstack([found[c.marker_id].corners for c in board.corners]).astype(np.float64)
-    found_h, _ = cv2.findHomography(mm, px, 0)
-    if found_h is None:
-        raise ImplausibleCalibration("corner markers give no homography (degenerate positions)")
-    h = np.asarray(found_h, dtype=np.float64)
-    err = float(np.linalg.norm(project(h, mm) - px, axis=1).max())
+    if lens is not None:
+        found_h, _ = cv2.findHomography(mm, lens.undistort(px), 0)
+        if found_h is None:
+            raise ImplausibleCalibration("corner markers give no homography (degenerate positions)")
+        h = np.asarray(found_h, dtype=np.float64)
+        err = float(np.linalg.norm(lens.distort(project(h, mm)) - px, axis=1).max())
+    else:
+        try:
+            lens, h, err = fit_radial(mm, px, frame_size)
+        except ValueError:
+            raise ImplausibleCalibration(
+                "corner markers give no homography (degenerate positions)"
+            ) from None
     side_px = float(np.mean([found[c.marker_id].side_px for c in board.corners]))
     if err > max(3.0, 0.12 * side_px):
         raise ImplausibleCalibration(
             f"corner markers disagree with the layout by {err:.1f} px (a corner moved on the mat?)"
         )
-    quad = project(h, mat_outline(board)).astype(np.float32)
+    cal = Calibration(h, (), err, None if lens.is_ideal else lens)
+    quad = cal.to_image(mat_outline(board)).astype(np.float32)
     if not cv2.isContourConvex(quad):
         raise ImplausibleCalibration("the mat would be folded: its outline is not convex")
     width, height = frame_size
@@ -91,11 +132,11 @@ def estimate(
         )
     for r in board.locations:
         corners = np.array([[r.x0, r.y0], [r.x1, r.y0], [r.x1, r.y1], [r.x0, r.y1]])
-        pts = project(h, corners)
+        pts = cal.to_image(corners)
         if (pts < -1).any() or (pts[:, 0] > width).any() or (pts[:, 1] > height).any():
             raise ImplausibleCalibration(f"location {r.name!r} lies outside the camera's frame")
     corner_px = tuple(found[c.marker_id].corners.astype(np.float32) for c in board.corners)
-    return Calibration(h, corner_px, err)
+    return Calibration(h, corner_px, err, cal.lens)
 
 
 class LazyGray:
@@ -146,8 +187,10 @@ class Calibrator:
         search_every: int = 5,
         lost_after: int = 45,
         move_frames: int = 3,
+        lens: Lens | None = None,
     ):
         self.board = board
+        self.lens = lens  # the camera's stored lens; None: fit one radial term from the corners
         self.search_every = search_every
         self.lost_after = lost_after
         self.move_frames = move_frames
@@ -236,7 +279,7 @@ class Calibrator:
         whole = gray.whole()
         found = {m.marker_id: m for m in detect(self._detector, whole) if m.marker_id in ids}
         try:
-            cal = estimate(self.board, found, (whole.shape[1], whole.shape[0]))
+            cal = estimate(self.board, found, (whole.shape[1], whole.shape[0]), self.lens)
         except ImplausibleCalibration as exc:
             if keep_on_failure:
                 return CalibrationEvent.NONE

@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.geometry import BoardGeometry, MarkerFamily
+from vision.lens import Lens
 from vision.markers import Image, marker_image
 
 MAT_GREY = 236
@@ -49,11 +50,58 @@ def freeze(content: TableContent) -> tuple[tuple[str, tuple[PlacedMarker, ...]],
 
 @dataclass(frozen=True)
 class View:
-    """Where the camera sees the mat: frame size, the mat's corners (TL, TR, BR, BL) in pixels."""
+    """Where the camera sees the mat: frame size, the mat's corners (TL, TR, BR, BL) in ideal
+    pixels, and the lens: barrel (k1 < 0) or pincushion distortion at focal length `focal_px`
+    (OpenCV's model; 0 means 0.85 of the width, a Pi camera module's 62-degree lens)."""
 
     width: int
     height: int
     quad: tuple[tuple[float, float], ...]
+    k1: float = 0.0
+    focal_px: float = 0.0
+
+    @property
+    def lens(self) -> Lens:
+        f = self.focal_px or 0.85 * self.width
+        size = (self.width, self.height)
+        return Lens(f, f, self.width / 2, self.height / 2, (self.k1, 0.0, 0.0, 0.0, 0.0), size)
+
+    @staticmethod
+    def camera(
+        board: BoardGeometry,
+        width: int = 1280,
+        height: int = 720,
+        *,
+        tilt_deg: float = 0.0,
+        fill: float = 0.9,
+        k1: float = 0.0,
+        focal_px: float = 0.0,
+    ) -> View:
+        """A pinhole camera over the mat's centre, pitched `tilt_deg` from looking straight down
+        (the far edge smaller), as far away as lets the mat fill `fill` of the frame's height."""
+        f = focal_px or 0.85 * width
+        t = math.radians(tilt_deg)
+        w2, h2 = board.width_mm / 2, board.height_mm / 2
+
+        def quad_at(distance: float) -> list[tuple[float, float]]:
+            out = []
+            for x, y in ((-w2, -h2), (w2, -h2), (w2, h2), (-w2, h2)):
+                # camera axes: pitched about the mat's x axis; the mat's top edge is the far one
+                yc = y * math.cos(t)
+                zc = distance + y * math.sin(t)
+                out.append((width / 2 + f * x / zc, height / 2 + f * yc / zc))
+            return out
+
+        lo, hi = 50.0, 50_000.0
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            q = quad_at(mid)
+            span = max(p[1] for p in q) - min(p[1] for p in q)
+            lo, hi = (mid, hi) if span > fill * height else (lo, mid)
+        q = quad_at(hi)
+        dy = height / 2 - (max(p[1] for p in q) + min(p[1] for p in q)) / 2
+        quad = tuple((px, py + dy) for px, py in q)
+        return View(width, height, quad, k1, focal_px)
 
     @staticmethod
     def overhead(
@@ -188,8 +236,27 @@ class TableRenderer:
                 borderMode=cv2.BORDER_CONSTANT,
                 borderValue=(70, 80, 90),
             )
+            if view.k1:
+                cam = bend(cam, view.lens)
             self._camera_key, self._camera = key, apply_light(cam, light)
         return self._camera
+
+
+def bend(ideal: Image, lens: Lens) -> Image:
+    """What the real lens makes of an ideal pinhole picture (each raw pixel looks up its ideal
+    place; beyond the model's reach, the frame's dark border)."""
+    h, w = ideal.shape[:2]
+    u, v = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
+    src = lens.undistort(np.stack([u.ravel(), v.ravel()], axis=1))
+    back = lens.distort(src)
+    lost = np.abs(back - np.stack([u.ravel(), v.ravel()], axis=1)).max(axis=1) > 0.5
+    src[lost] = -10.0
+    mx = src[:, 0].reshape(h, w).astype(np.float32)
+    my = src[:, 1].reshape(h, w).astype(np.float32)
+    out: Image = cv2.remap(
+        ideal, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(70, 80, 90)
+    )
+    return out
 
 
 def draw_mat(

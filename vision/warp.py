@@ -8,7 +8,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration, Matrix, mat_outline, project
+from vision.calibration import Calibration, Matrix, mat_outline
 from vision.change import CellBoxes
 from vision.geometry import BoardGeometry, Rect
 from vision.markers import Image
@@ -41,7 +41,7 @@ class BoardWarper:
         # Only the part of the frame the mat covers is converted and shrunk: the frame's box
         # around the mat, rounded out to whole pyramid cells.
         w, h = frame_size
-        quad = project(calibration.mat_to_image, mat_outline(board))
+        quad = calibration.to_image(mat_outline(board))
         step = 2**self.pyramid_levels
         x0 = max(0, int(quad[:, 0].min()) - 2) // step * step
         y0 = max(0, int(quad[:, 1].min()) - 2) // step * step
@@ -52,6 +52,18 @@ class BoardWarper:
         # small-board pixel -> mat mm -> frame pixel -> mat box pixel -> pyramid pixel
         self._small_to_pyr = _scale(shrink) @ offset @ calibration.mat_to_image @ _scale(cell_mm)
         self.size = (math.ceil(board.width_mm / cell_mm), math.ceil(board.height_mm / cell_mm))
+        # Through a bending lens the warp is a lookup table, made once per calibration: each
+        # small-board cell's centre in mat mm -> raw frame pixel -> mat box pixel -> pyramid pixel.
+        self._small_maps: tuple[Image, Image] | None = None
+        self._crop_maps: dict[tuple[Rect, float, float], tuple[Image, Image]] = {}
+        if not calibration.straight:
+            w_cells, h_cells = self.size
+            u, v = np.meshgrid(np.arange(w_cells), np.arange(h_cells))
+            mm = np.stack([u.ravel() * cell_mm, v.ravel() * cell_mm], axis=1)
+            px = calibration.to_image(mm)
+            mx = ((px[:, 0] - x0) * shrink).reshape(h_cells, w_cells).astype(np.float32)
+            my = ((px[:, 1] - y0) * shrink).reshape(h_cells, w_cells).astype(np.float32)
+            self._small_maps = (mx, my)
         self.boxes = self._cell_boxes()
         self.mat_samples = self._mat_sample_points(frame_size)
 
@@ -63,6 +75,9 @@ class BoardWarper:
             img = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
         for _ in range(self.pyramid_levels):
             img = cv2.pyrDown(img)
+        if self._small_maps is not None:
+            bent: Image = cv2.remap(img, *self._small_maps, cv2.INTER_LINEAR)
+            return bent
         out: Image = cv2.warpPerspective(
             img, self._small_to_pyr, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
         )
@@ -73,6 +88,19 @@ class BoardWarper:
         x0, y0 = rect.x0 - margin_mm, rect.y0 - margin_mm
         w = round((rect.w_mm + 2 * margin_mm) * px_per_mm)
         h = round((rect.h_mm + 2 * margin_mm) * px_per_mm)
+        if not self.calibration.straight:
+            key = (rect, px_per_mm, margin_mm)
+            maps = self._crop_maps.get(key)
+            if maps is None:
+                u, v = np.meshgrid(np.arange(w), np.arange(h))
+                mm = np.stack([x0 + u.ravel() / px_per_mm, y0 + v.ravel() / px_per_mm], axis=1)
+                px = self.calibration.to_image(mm).astype(np.float32)
+                map_x: Image = px[:, 0].reshape(h, w).copy()
+                map_y: Image = px[:, 1].reshape(h, w).copy()
+                maps = (map_x, map_y)
+                self._crop_maps[key] = maps
+            cropped: Image = cv2.remap(frame, maps[0], maps[1], cv2.INTER_LINEAR)
+            return cropped
         shift = np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1.0]])
         m = self.calibration.mat_to_image @ shift @ _scale(1.0 / px_per_mm)
         out: Image = cv2.warpPerspective(
@@ -118,7 +146,7 @@ class BoardWarper:
             half = c.size_mm * (0.5 + 1 / 6) + clear
             free &= ~((np.abs(pts[:, 0] - c.x_mm) < half) & (np.abs(pts[:, 1] - c.y_mm) < half))
         chosen = pts[free] if np.count_nonzero(free) >= 64 else pts[inside]
-        px = project(self.calibration.mat_to_image, chosen)
+        px = self.calibration.to_image(chosen)
         w, h = frame_size
         xi = np.clip(np.round(px[:, 0]).astype(np.intp), 0, w - 1)
         yi = np.clip(np.round(px[:, 1]).astype(np.intp), 0, h - 1)
