@@ -18,6 +18,7 @@ from vision.calibration import CalibrationEvent, Calibrator
 from vision.change import ChangeThresholds, compare, motion_counts
 from vision.decode import DecodeSettings, LocationDecoder
 from vision.geometry import BoardGeometry, Sticker
+from vision.lens import Lens
 from vision.markers import Image
 from vision.readings import (
     CalibrationState,
@@ -51,13 +52,14 @@ class VisionPipeline:
         board: BoardGeometry,
         stickers: Iterable[Sticker],
         settings: PipelineSettings = PipelineSettings(),
+        lens: Lens | None = None,
     ) -> None:
         self.board = board
         self.marker_sizes = {
             s.marker_id: s.size_mm for s in stickers if s.marker_id not in board.corner_ids
         }
         self.settings = settings
-        self.calibrator = Calibrator(board)
+        self.calibrator = Calibrator(board, lens=lens)
         self.stabiliser = Stabiliser(settings.still_frames)
         self.warper: BoardWarper | None = None
         self.decoder: LocationDecoder | None = None
