@@ -112,6 +112,8 @@ class CatalogueEntry:
     2 for a straight track (turned half round it is the same track), 1 for a token. `copies` is
     how many of the piece the game has, so how many stickers to print. `magnetic` pieces carry a
     magnet, so the sensor board under the mat feels them (minecarts, wagons, the Rock).
+    `height_mm` is how high the marker sits above the mat (a minecart's top): a camera that
+    looks at the mat at a slant sees a tall piece's marker away from its square.
     """
 
     marker_id: int
@@ -121,6 +123,7 @@ class CatalogueEntry:
     rotations: int = 4
     copies: int = 1
     magnetic: bool = False
+    height_mm: float = 0.0
 
     def same_rotation(self, a: int, b: int) -> bool:
         return (a - b) % self.rotations == 0

@@ -36,6 +36,7 @@ from rules.physical import (
 )
 
 CORNER_MARKER_MM = 30.0
+MINECART_HEIGHT_MM = 30.0  # a minecart's sticker, on its top, above the mat
 MARGIN_MM = corner_margin_mm(CORNER_MARKER_MM)  # 46 mm: corner markers clear of squares
 SLOT_W_MM, SLOT_H_MM = 63.0, 88.0  # a standard card
 REVEAL_SLOT = "reveal"
@@ -76,8 +77,11 @@ def catalogue() -> Catalogue:
 
     def add(piece: Piece, label: str, size: float, rotations: int = 4, copies: int = 1) -> None:
         magnetic = piece.kind == "minecart"  # each minecart carries a magnet for the sensor board
+        height = MINECART_HEIGHT_MM if piece.kind == "minecart" else 0.0
         entries.append(
-            CatalogueEntry(4 + len(entries), piece, label, size, rotations, copies, magnetic)
+            CatalogueEntry(
+                4 + len(entries), piece, label, size, rotations, copies, magnetic, height
+            )
         )
 
     tiles = load_components().tiles
