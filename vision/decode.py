@@ -11,38 +11,56 @@ import cv2
 import numpy as np
 
 from vision.geometry import BoardGeometry, Rect
-from vision.markers import Image, bit_confidence, detect, make_detector
+from vision.markers import DetectedMarker, Image, bit_confidence, detect, make_detector
 from vision.readings import LocationReading, LocationState, MarkerReading
 from vision.warp import BoardWarper
 
 
 @dataclass(frozen=True)
 class DecodeSettings:
-    """Crop scale and the plain-mat / skin tests (see `LocationDecoder`)."""
+    """Crop scale, the plain-mat test, the cover (hand) test and the glare test (see
+    `LocationDecoder`)."""
 
     px_per_mm: float = 3.5
     margin_mm: float = 4.0
     interior: float = 0.7
     max_chroma: float = 10.0
-    max_texture: float = 0.08
-    min_brightness: float = 0.6
-    max_skin_fraction: float = 0.15
+    max_texture: float = 0.03
+    min_brightness: float = 0.35
     size_tolerance: float = 0.3
+    paper_chroma: float = 16.0
+    paper_texture: float = 0.035
+    max_cover: float = 0.04
+    edge_mm: float = 2.5
+    label_mm: tuple[float, float] = (14.0, 5.5)
+    outline_contrast: float = 0.97
+    glare_level: int = 250
+    glare_fraction: float = 0.02
 
 
 class LocationDecoder:
     """Decodes locations from a colour frame through a `BoardWarper`.
 
-    A location is OCCUPIED when markers of `marker_sizes` (id -> printed side in mm) with about
-    that side (within `size_tolerance`) have their centre inside it, unless skin
-    covers more than `max_skin_fraction` of its interior (then a hand may hide a second marker:
-    OCCLUDED). Without markers it is EMPTY only if its interior (the central `interior` share,
-    clear of printed outlines and names) looks like plain mat: neutral colour, little texture,
-    and not much darker than the mat's white near the corners; anything else covers it: OCCLUDED.
+    Markers of `marker_sizes` (id -> printed side in mm) with about that side (within
+    `size_tolerance`) and their centre inside a location are its pieces. Then the location's
+    area (clear of its printed outline and name) is split into what is explained and what is
+    not. Explained: plain mat (neutral colour after white balance, at least `min_brightness` of
+    the mat's white, so a hard shadow is still mat, and without fabric-like texture), each read
+    marker's sticker, and around it the piece's own body: the colour of a ring just outside the
+    sticker, whatever that colour is. The rest covers the location: a hand of any skin tone, a
+    sleeve, something that is not a piece. More than `max_cover` of the area covered makes the
+    location OCCLUDED (unknown), even with markers read (a hand may hide a second marker).
+    Without markers it is EMPTY only if its interior (the central `interior` share) is plain mat:
+    neutral, little texture once the light's smooth changes are taken out (a shadow's soft edge
+    is not texture), and bright enough; otherwise OCCLUDED.
 
-    Colour is judged relative to the mat: the interior is white-balanced by `mat_bgr` (the plain
+    Saturated glare (pixels at `glare_level` or more over `glare_fraction` of the location while
+    the mat around it, `local_white`, is not saturated) makes a location unreadable: OCCLUDED
+    with reason "glare", never EMPTY and never a marker read through it.
+
+    Colour is judged relative to the mat: the crop is white-balanced by `mat_bgr` (the plain
     mat's colour in this frame), so a warm lamp or a blue shade neither makes the mat look like
-    skin nor hides a hand.
+    something else nor hides a hand.
     """
 
     def __init__(
@@ -61,26 +79,39 @@ class LocationDecoder:
         self.settings = settings
         self.gains = white_balance_gains(mat_bgr)
         self._detector: Any = make_detector(board.family)
+        cells = board.family.bits + 2
+        self._sticker_scale = (cells + 2) / cells  # the sticker's white quiet zone
 
-    def decode(self, frame: Image, rect: Rect) -> LocationReading:
+    def decode(self, frame: Image, rect: Rect, local_white: float | None = None) -> LocationReading:
         s = self.settings
         crop = self.warper.crop(frame, rect, s.px_per_mm, s.margin_mm)
         gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-        markers = self._markers(gray, rect)
-        if not markers:
+        found = self._markers(gray, rect)
+        if not found:
             # a small marker under a soft lens: try once more on a sharpened crop
             soft = cv2.GaussianBlur(gray, (0, 0), 2.0)
-            markers = self._markers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0), rect)
-        inner = balance(self._interior(crop, rect), self.gains)
+            found = self._markers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0), rect)
+        markers = tuple(sorted(m for m, _ in found))
+        area = self._area_mask(crop.shape[:2], rect)
+        if local_white is not None and self._glare(
+            crop, area & ~self._stickers(crop, found), local_white
+        ):
+            return LocationReading(rect.name, LocationState.OCCLUDED, (), "glare")
+        wb = balance(crop, self.gains)
+        luma = cv2.cvtColor(wb, cv2.COLOR_BGR2YCrCb)[..., 0].astype(np.float32) + 1.0
+        cover = self._cover(wb, luma, [d for _, d in found]) & area
+        covered = float(np.count_nonzero(cover)) / max(1, int(np.count_nonzero(area)))
+        if covered > s.max_cover:
+            return LocationReading(rect.name, LocationState.OCCLUDED, markers, "covered")
         if markers:
-            if skin_fraction(inner) > s.max_skin_fraction:
-                return LocationReading(rect.name, LocationState.OCCLUDED, tuple(sorted(markers)))
-            return LocationReading(rect.name, LocationState.OCCUPIED, tuple(sorted(markers)))
-        if self._plain_mat(inner):
+            return LocationReading(rect.name, LocationState.OCCUPIED, markers)
+        if self._plain_mat(self._interior(wb, rect), self._interior(luma, rect)) and (
+            self._outline_seen(luma, rect)
+        ):
             return LocationReading(rect.name, LocationState.EMPTY)
-        return LocationReading(rect.name, LocationState.OCCLUDED)
+        return LocationReading(rect.name, LocationState.OCCLUDED, (), "covered")
 
-    def _markers(self, gray: Image, rect: Rect) -> list[MarkerReading]:
+    def _markers(self, gray: Image, rect: Rect) -> list[tuple[MarkerReading, DetectedMarker]]:
         """Markers of the game, about their printed size, centred in `rect`, in a crop of it."""
         s = self.settings
         markers = []
@@ -94,10 +125,89 @@ class LocationDecoder:
             if not rect.contains(x_mm, y_mm):
                 continue
             conf = bit_confidence(gray, m, self.board.family)
-            markers.append(
-                MarkerReading(m.marker_id, m.quarter_turns(), conf, round(x_mm, 1), round(y_mm, 1))
+            reading = MarkerReading(
+                m.marker_id, m.quarter_turns(), conf, round(x_mm, 1), round(y_mm, 1)
             )
+            markers.append((reading, m))
         return markers
+
+    def _area_mask(self, shape: tuple[int, ...], rect: Rect) -> Image:
+        """The location's own area in its crop, clear of its printed outline and name."""
+        s = self.settings
+        mask = np.zeros(shape[:2], np.uint8)
+        e = (s.margin_mm + s.edge_mm) * s.px_per_mm
+        h, w = shape[:2]
+        mask[round(e) : h - round(e), round(e) : w - round(e)] = 1
+        lx, ly = (
+            (s.margin_mm + s.label_mm[0]) * s.px_per_mm,
+            (s.margin_mm + s.label_mm[1]) * s.px_per_mm,
+        )
+        mask[: round(ly), : round(lx)] = 0
+        return mask.astype(bool)
+
+    def _stickers(self, crop: Image, found: list[tuple[MarkerReading, DetectedMarker]]) -> Image:
+        """Around each marker read, its piece (a white card's body and a sticker's white may be
+        blown out where the mat is not: a read marker is trusted)."""
+        mask = np.zeros(crop.shape[:2], np.uint8)
+        for _, m in found:
+            c = m.corners.mean(axis=0)
+            quad = np.round(c + (m.corners - c) * self._sticker_scale * 1.9).astype(np.int32)
+            cv2.fillConvexPoly(mask, quad, 1)
+        return mask.astype(bool)
+
+    def _glare(self, crop: Image, area: Image, local_white: float) -> bool:
+        s = self.settings
+        if local_white >= s.glare_level - 6:
+            return False  # the mat around is itself blown out: glare cannot be told from it
+        # glare blows every channel out over a patch 3 mm wide or more; the noise of a white
+        # card, or JPEG's ringing beside a marker's black, saturates only specks
+        core = round(3.0 * s.px_per_mm) | 1
+        saturated = cv2.erode(
+            (crop.min(axis=2) >= s.glare_level).astype(np.uint8), np.ones((core, core), np.uint8)
+        ).astype(bool)
+        share = float(np.count_nonzero(saturated & area)) / max(1, int(np.count_nonzero(area)))
+        return share > s.glare_fraction
+
+    def _cover(self, wb: Image, luma: Image, found: list[DetectedMarker]) -> Image:
+        """Pixels of the crop that neither plain mat nor a read piece explains."""
+        s = self.settings
+        ycc = cv2.cvtColor(wb, cv2.COLOR_BGR2YCrCb).astype(np.int16)
+        chroma = np.abs(ycc[..., 1] - 128) + np.abs(ycc[..., 2] - 128)
+        texture = _texture(luma, 1.2 * s.px_per_mm)
+        paper = (
+            (chroma <= s.paper_chroma)
+            & (luma >= s.min_brightness * self.mat_white)
+            & (texture <= s.paper_texture)
+        )
+        explained = paper.astype(np.uint8)
+        shape = wb.shape[:2]
+        for m in found:
+            centre = m.corners.mean(axis=0)
+
+            def scaled(k: float, c: Any = centre, corners: Any = m.corners) -> Any:
+                return np.round(c + (corners - c) * k).astype(np.int32)
+
+            k = self._sticker_scale
+            sticker = np.zeros(shape, np.uint8)
+            cv2.fillConvexPoly(sticker, scaled(k * 1.04), 1)
+            ring = np.zeros(shape, np.uint8)
+            cv2.fillConvexPoly(ring, scaled(k * 1.14), 1)
+            ring = ring.astype(bool) & ~sticker.astype(bool)
+            explained |= sticker
+            body_px = wb[ring].astype(np.float32)
+            if len(body_px) == 0:
+                continue
+            body = np.median(body_px, axis=0) + 1.0
+            zone = np.zeros(shape, np.uint8)
+            cv2.fillConvexPoly(zone, scaled(k * 1.9), 1)
+            # the body, and its edge where the camera blends it with the mat (about 3 mm)
+            grow = np.ones((round(3.0 * s.px_per_mm) | 1,) * 2, np.uint8)
+            body_mask: Image = np.asarray(cv2.dilate(zone & _similar(wb, body), grow), np.uint8)
+            explained |= zone & body_mask
+        grown = cv2.dilate(explained, np.ones((5, 5), np.uint8))
+        cover = (grown == 0).astype(np.uint8)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+        return cv2.morphologyEx(cover, cv2.MORPH_OPEN, kernel).astype(bool)
 
     def _interior(self, crop: Image, rect: Rect) -> Image:
         s = self.settings
@@ -106,18 +216,69 @@ class LocationDecoder:
         my = s.margin_mm * s.px_per_mm + rect.h_mm * s.px_per_mm * (1 - s.interior) / 2
         return crop[round(my) : h - round(my), round(mx) : w - round(mx)]
 
-    def _plain_mat(self, inner: Image) -> bool:
+    def _outline_seen(self, luma: Image, rect: Rect) -> bool:
+        """Whether the location's printed outline shows along most of its sides: darker than
+        the mat just inside it. A shadow keeps it; a sleeve or a hand over it hides it."""
+        s = self.settings
+        p = s.px_per_mm
+        m = s.margin_mm * p
+        h, w = luma.shape[:2]
+        # each side as a strip from 1.2 mm outside the edge to 3 mm inside, read inwards
+        strips = [
+            luma[:, round(m - 1.2 * p) : round(m + 3 * p)].T,
+            luma[:, w - round(m + 3 * p) : w - round(m - 1.2 * p)][:, ::-1].T,
+            luma[round(m - 1.2 * p) : round(m + 3 * p), :],
+            luma[h - round(m + 3 * p) : h - round(m - 1.2 * p), :][::-1, :],
+        ]
+        line_rows = round(2.4 * p)  # -1.2 .. +1.2 mm about the edge
+        seen = total = 0
+        for strip in strips:
+            # along the side, clear of the corners, in 4 segments
+            n = strip.shape[1]
+            lo, hi = round(m + 3 * p), n - round(m + 3 * p)
+            for seg in np.array_split(np.arange(lo, hi), 4):
+                if len(seg) == 0:
+                    continue
+                prof = strip[:, seg].mean(axis=1)
+                line = float(prof[:line_rows].min())
+                inside = float(np.median(prof[line_rows:]))
+                total += 1
+                seen += int(line < s.outline_contrast * inside)
+        return total > 0 and seen >= 0.5 * total
+
+    def _plain_mat(self, inner: Image, luma: Image) -> bool:
+        """Neutral, no texture once the light's smooth changes are divided out (a shadow's
+        soft edge is no texture), at least `min_brightness` of the mat's white."""
         s = self.settings
         ycc = cv2.cvtColor(inner, cv2.COLOR_BGR2YCrCb).reshape(-1, 3).astype(np.float32)
-        y = ycc[:, 0]
         chroma = float(np.abs(ycc[:, 1:] - 128.0).sum(axis=1).mean())
-        mean = float(y.mean())
-        texture = float(y.std()) / max(mean, 1.0)
+        smooth = cv2.GaussianBlur(luma, (0, 0), 2.0 * s.px_per_mm)
+        texture = float(np.std(luma / smooth))
         return (
             chroma <= s.max_chroma
             and texture <= s.max_texture
-            and mean >= s.min_brightness * self.mat_white
+            and float(luma.mean()) >= s.min_brightness * self.mat_white
         )
+
+
+def _texture(luma: Image, sigma: float) -> Image:
+    """Local texture: the mean relative deviation from the smooth light, over about `sigma`."""
+    smooth = cv2.GaussianBlur(luma, (0, 0), sigma)
+    dev = np.abs(luma / smooth - 1.0)
+    out: Image = cv2.GaussianBlur(dev, (0, 0), sigma / 2)
+    return out
+
+
+def _similar(wb: Image, body: Any) -> Image:
+    """Pixels of the body's colour, lit brighter or darker (a shadow across a piece)."""
+    px = wb.astype(np.float32) + 1.0
+    total = px.sum(axis=2)
+    ratio = total / float(body.sum())
+    chroma_px = px / total[..., None]
+    chroma_body = body / float(body.sum())
+    close = np.abs(chroma_px - chroma_body).max(axis=2) <= 0.06
+    out: Image = (close & (ratio >= 0.4) & (ratio <= 1.6)).astype(np.uint8)
+    return out
 
 
 def skin_fraction(bgr: Image) -> float:

@@ -185,7 +185,8 @@ class VisionPipeline:
                     self._occluded.pop(name, None)  # looks as when it was last read
                     self._copy_ref(small, i)
                 continue
-            reading = self.decoder.decode(frame, self.board.location(name))
+            white = self._local_white(small, i)
+            reading = self.decoder.decode(frame, self.board.location(name), white)
             if reading.state == LocationState.OCCLUDED:
                 self._occluded[name] = reading
                 if full:
@@ -211,6 +212,16 @@ class VisionPipeline:
         )
         self.last_view = view
         return view, len(to_decode)
+
+    def _local_white(self, small: Image, i: int, reach: int = 45) -> float:
+        """How bright the mat is around location `i` now (grey levels, from the small board
+        within `reach` cells): glare is told from a bright lamp by it."""
+        assert self.warper is not None
+        b = self.warper.boxes
+        window = small[
+            max(0, b.y0[i] - reach) : b.y1[i] + reach, max(0, b.x0[i] - reach) : b.x1[i] + reach
+        ]
+        return float(np.percentile(window, 75))
 
     def _copy_ref(self, small: Image, i: int) -> None:
         assert self._ref is not None and self.warper is not None

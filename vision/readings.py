@@ -44,11 +44,13 @@ class MarkerReading:
 
 @dataclass(frozen=True)
 class LocationReading:
-    """A location's state and the markers seen on it (sorted by id)."""
+    """A location's state and the markers seen on it (sorted by id); for an OCCLUDED one, why
+    it is unknown: "covered" (a hand, a sleeve, something not a piece) or "glare"."""
 
     name: str
     state: LocationState
     markers: tuple[MarkerReading, ...] = ()
+    reason: str = ""
 
     def ids_and_rotations(self) -> tuple[tuple[int, int], ...]:
         return tuple(sorted((m.marker_id, m.rotation) for m in self.markers))

@@ -142,24 +142,92 @@ class Light:
     vignette: float = 0.0
 
 
+# Skin tones from very dark to very light (BGR), and sleeves; `Hand.bgr` and `Hand.sleeve_bgr`.
+SKIN_TONES: dict[str, tuple[int, int, int]] = {
+    "very_dark": (30, 40, 62),
+    "dark": (48, 72, 112),
+    "medium": (88, 124, 172),
+    "light": (150, 180, 224),
+    "very_light": (206, 222, 246),
+}
+SLEEVES: dict[str, tuple[int, int, int]] = {
+    "white": (242, 243, 244),
+    "dark": (42, 38, 36),
+    "grey": (128, 128, 126),
+    "navy": (82, 46, 30),
+}
+
+
 @dataclass(frozen=True)
 class Hand:
-    """A hand over the board at pixel (`x`, `y`), palm `radius` px, arm reaching in from `entry`."""
+    """A hand over the board at pixel (`x`, `y`), palm `radius` px, arm reaching in from `entry`.
+
+    `sleeve_bgr` dresses the forearm up to the wrist (None: a bare arm), plain (with folds and
+    the shading of a cylinder) or with a `sleeve_pattern` ("stripes", "check"). `holding` is a
+    piece held between thumb and finger just ahead of the palm, `hold_height` of the camera's
+    distance nearer the camera (so that much bigger, and a little blurred), hovering.
+    """
 
     x: float
     y: float
     radius: float = 45.0
     entry: tuple[float, float] = (640.0, 800.0)
     bgr: tuple[int, int, int] = SKIN_BGR
+    sleeve_bgr: tuple[int, int, int] | None = None
+    sleeve_pattern: str = "plain"
+    holding: PlacedMarker | None = None
+    hold_height: float = 0.07
+
+
+@dataclass(frozen=True)
+class Shadow:
+    """A hard shadow: the mat left of the line from `a` to `b` (mat mm, seen from above), darker
+    by `darkness`, its edge soft over `penumbra_mm` (10 % to 90 %)."""
+
+    a: tuple[float, float]
+    b: tuple[float, float]
+    darkness: float = 0.45
+    penumbra_mm: float = 10.0
+
+
+@dataclass(frozen=True)
+class Glare:
+    """A lamp's reflection: saturated within `radius_mm` of (`x_mm`, `y_mm`), fading beyond."""
+
+    x_mm: float
+    y_mm: float
+    radius_mm: float = 14.0
+    strength: float = 1.0
 
 
 @dataclass(frozen=True)
 class Conditions:
-    """Camera and room: blur (Gaussian sigma px), sensor noise (sigma, grey levels), light."""
+    """Camera and room: blur (Gaussian sigma px), sensor noise (sigma, grey levels), light.
+
+    Harsher conditions: hard `shadows`, `glare`, rolling-shutter `flicker` (peak-to-peak share
+    of brightness in horizontal bands `flicker_period_px` rows apart, at `flicker_phase`
+    periods; `at_frame` moves them by `flicker_drift` periods per frame), a `bayer` sensor
+    (RGGB mosaic, noise on the raw values, OpenCV's demosaic) and JPEG compression at
+    `jpeg_quality` (0: none).
+    """
 
     blur_sigma: float = 0.8
     noise_sigma: float = 2.0
     light: Light = field(default_factory=Light)
+    shadows: tuple[Shadow, ...] = ()
+    glare: tuple[Glare, ...] = ()
+    flicker: float = 0.0
+    flicker_period_px: float = 96.0
+    flicker_phase: float = 0.0
+    flicker_drift: float = 0.33
+    bayer: bool = False
+    jpeg_quality: int = 0
+
+    def at_frame(self, index: int) -> Conditions:
+        """These conditions at frame `index` of a sequence (the flicker bands rolled on)."""
+        if not self.flicker:
+            return self
+        return replace(self, flicker_phase=self.flicker_phase + index * self.flicker_drift)
 
 
 class TableRenderer:
@@ -223,19 +291,39 @@ class TableRenderer:
         seed: int = 0,
     ) -> Image:
         """One camera frame (BGR) of the table."""
-        frame = self._lit_camera_image(content, view, conditions.light).copy()
+        frame = self._lit_camera_image(content, view, conditions).copy()
         for hand in hands:
-            draw_hand(frame, hand)
-        if conditions.blur_sigma > 0:
-            frame = cv2.GaussianBlur(frame, (0, 0), conditions.blur_sigma)
-        if conditions.noise_sigma > 0:
-            rng = np.random.default_rng(seed)
-            noise = rng.standard_normal(frame.shape, dtype=np.float32) * conditions.noise_sigma
-            frame = cv2.add(frame, noise, dtype=cv2.CV_8U)
-        return frame
+            held = self._held_piece(hand, view) if hand.holding is not None else None
+            draw_hand(frame, hand, held)
+        return camera_effects(frame, conditions, seed)
 
-    def _lit_camera_image(self, content: TableContent, view: View, light: Light) -> Image:
-        key = (freeze(content), view, light)
+    def _held_piece(self, hand: Hand, view: View) -> Image | None:
+        """A held piece as the camera sees it: nearer, so bigger, and a little out of focus."""
+        piece = hand.holding
+        assert piece is not None
+        b = self.board
+        mat_quad = np.array([[0, 0], [b.width_mm, 0], [b.width_mm, b.height_mm], [0, b.height_mm]])
+        quad = cv2.perspectiveTransform(
+            mat_quad.reshape(-1, 1, 2).astype(np.float64), self.mat_to_image(view)
+        ).reshape(-1, 2)
+        px_mm = math.sqrt(cv2.contourArea(quad.astype(np.float32)) / (b.width_mm * b.height_mm))
+        s = px_mm / (1 - hand.hold_height)
+        side_mm = max(piece.body_mm, piece.size_mm * 1.4) * 1.5
+        canvas = np.zeros((round(side_mm * s), round(side_mm * s), 3), np.uint8)
+        mask = np.zeros_like(canvas)
+        c = side_mm / 2
+        flat = replace(piece, dx_mm=0.0, dy_mm=0.0)
+        draw_piece(canvas, flat, c, c, s, b.family)
+        outline_mm = max(piece.body_mm, piece.size_mm * (b.family.bits + 4) / (b.family.bits + 2))
+        solid = np.full((round(outline_mm * s),) * 2 + (3,), 255, np.uint8)
+        paste_rotated(mask, solid, c, c, piece.rotation * 90 + piece.skew_deg, s)
+        blurred = cv2.GaussianBlur(canvas, (0, 0), 0.8)
+        alpha = cv2.GaussianBlur(mask, (0, 0), 0.8)
+        return np.concatenate([blurred, alpha[..., :1]], axis=2)
+
+    def _lit_camera_image(self, content: TableContent, view: View, cond: Conditions) -> Image:
+        light = cond.light
+        key = (freeze(content), view, light, cond.shadows, cond.glare)
         if key != self._camera_key or self._camera is None:
             table = self.table_image(content, view.camera_mm)
             scale = np.diag([1 / self.px_per_mm, 1 / self.px_per_mm, 1.0])
@@ -248,6 +336,8 @@ class TableRenderer:
                 borderMode=cv2.BORDER_CONSTANT,
                 borderValue=(70, 80, 90),
             )
+            if cond.shadows or cond.glare:
+                cam = shade_and_glare(cam, self.mat_to_image(view), cond.shadows, cond.glare)
             if view.k1:
                 cam = bend(cam, view.lens)
             self._camera_key, self._camera = key, apply_light(cam, light)
@@ -266,6 +356,95 @@ def seen_top(
         piece, size_mm=piece.size_mm * k, body_mm=piece.body_mm * k, dx_mm=0.0, dy_mm=0.0
     )
     return seen, cx + (px - cx) * k, cy + (py - cy) * k
+
+
+def _mat_coordinates(h_mat_to_image: NDArray[np.float64], size: tuple[int, int]) -> Image:
+    """For each pixel of an ideal (pinhole) frame of `size`, the mat point it shows (mm)."""
+    w, h = size
+    u, v = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+    inv = np.linalg.inv(h_mat_to_image)
+    pts = np.stack([u, v], axis=2).reshape(-1, 1, 2)
+    out: Image = cv2.perspectiveTransform(pts, inv).reshape(h, w, 2)
+    return out
+
+
+def shade_and_glare(
+    cam: Image,
+    h_mat_to_image: NDArray[np.float64],
+    shadows: Iterable[Shadow],
+    glare: Iterable[Glare],
+) -> Image:
+    """Hard shadows (a soft-edged dark half plane each) and saturated glare on an ideal frame."""
+    mm = _mat_coordinates(h_mat_to_image, (cam.shape[1], cam.shape[0]))
+    x, y = mm[..., 0], mm[..., 1]
+    light = np.ones(cam.shape[:2], np.float32)
+    for sh in shadows:
+        (ax, ay), (bx, by) = sh.a, sh.b
+        length = max(1e-6, math.hypot(bx - ax, by - ay))
+        # signed distance, positive on the left of a->b as seen from above (y down)
+        d = ((bx - ax) * (y - ay) - (by - ay) * (x - ax)) / length
+        sigma = max(0.1, sh.penumbra_mm / 2.563)
+        inside = 0.5 * (1 + _erf(d / (sigma * math.sqrt(2))))
+        light *= 1 - sh.darkness * inside
+    out = cam.astype(np.float32) * light[..., None]
+    for g in glare:
+        r = np.hypot(x - g.x_mm, y - g.y_mm)
+        fade = np.exp(-((np.maximum(0, r - g.radius_mm) / (0.6 * g.radius_mm)) ** 2))
+        out += (320 * g.strength * fade)[..., None]
+    shaded: Image = np.clip(out, 0, 255).astype(np.uint8)
+    return shaded
+
+
+def _erf(x: Image) -> Image:
+    """The error function, vectorised (Abramowitz and Stegun 7.1.26, within 1.5e-7)."""
+    sign = np.sign(x)
+    a = np.abs(x)
+    t = 1 / (1 + 0.3275911 * a)
+    poly = t * (
+        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
+    )
+    out: Image = sign * (1 - poly * np.exp(-a * a))
+    return out
+
+
+def camera_effects(frame: Image, cond: Conditions, seed: int) -> Image:
+    """The sensor's part: optical blur, rolling-shutter flicker bands, noise (on a Bayer mosaic,
+    then demosaiced, when `cond.bayer`), JPEG compression."""
+    if cond.blur_sigma > 0:
+        frame = cv2.GaussianBlur(frame, (0, 0), cond.blur_sigma)
+    if cond.flicker > 0:
+        rows = np.arange(frame.shape[0], dtype=np.float32)
+        wave = 0.5 + 0.5 * np.sin(
+            2 * math.pi * (rows / cond.flicker_period_px + cond.flicker_phase)
+        )
+        gain = (1 - cond.flicker * wave).astype(np.float32)
+        frame = np.clip(frame * gain[:, None, None], 0, 255).astype(np.uint8)
+    rng = np.random.default_rng(seed)
+    if cond.bayer:
+        raw = mosaic(frame).astype(np.float32)
+        if cond.noise_sigma > 0:
+            raw += rng.standard_normal(raw.shape, dtype=np.float32) * cond.noise_sigma
+        frame = cv2.cvtColor(np.clip(raw, 0, 255).astype(np.uint8), cv2.COLOR_BayerRG2BGR)
+    elif cond.noise_sigma > 0:
+        noise = rng.standard_normal(frame.shape, dtype=np.float32) * cond.noise_sigma
+        frame = cv2.add(frame, noise, dtype=cv2.CV_8U)
+    if cond.jpeg_quality > 0:
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, cond.jpeg_quality])
+        assert ok
+        decoded: Image = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
+        frame = decoded
+    return frame
+
+
+def mosaic(bgr: Image) -> Image:
+    """A colour frame as a sensor behind a Bayer filter records it: one value per pixel, in the
+    pattern OpenCV demosaics as BayerRG (blue at even rows and columns, red at odd)."""
+    raw = np.empty(bgr.shape[:2], np.uint8)
+    raw[0::2, 0::2] = bgr[0::2, 0::2, 0]
+    raw[0::2, 1::2] = bgr[0::2, 1::2, 1]
+    raw[1::2, 0::2] = bgr[1::2, 0::2, 1]
+    raw[1::2, 1::2] = bgr[1::2, 1::2, 2]
+    return raw
 
 
 def bend(ideal: Image, lens: Lens) -> Image:
@@ -403,11 +582,19 @@ def apply_light(img: Image, light: Light) -> Image:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def draw_hand(img: Image, hand: Hand) -> None:
-    """A skin-coloured palm with four fingers and a thumb, and an arm reaching in from `entry`."""
+def draw_hand(img: Image, hand: Hand, held: Image | None = None) -> None:
+    """A palm with four fingers and a thumb, and an arm reaching in from `entry`: bare, or in a
+    sleeve up to the wrist; with `held` (BGR + alpha), a piece held just ahead of the palm."""
+    if hand.sleeve_bgr is not None:
+        _draw_sleeve(img, hand)
+    if held is not None:
+        _draw_holding(img, hand, held)
+        return
     x, y, r = hand.x, hand.y, hand.radius
     ex, ey = hand.entry
     ang = math.atan2(y - ey, x - ex)  # arm direction, pointing into the board
+    if hand.sleeve_bgr is not None:
+        _, ex, ey = _arm_frame(hand)  # the bare arm from the wrist only
     colour = hand.bgr
     shade = tuple(int(c * 0.85) for c in colour)
     arm_w = max(2, round(r * 1.3))
@@ -452,3 +639,111 @@ def draw_hand(img: Image, hand: Hand) -> None:
         -1,
         cv2.LINE_AA,
     )
+
+
+def _arm_frame(hand: Hand) -> tuple[float, float, float]:
+    """The arm's direction (radians, pointing into the board) and the wrist (pixels)."""
+    ang = math.atan2(hand.y - hand.entry[1], hand.x - hand.entry[0])
+    wx = hand.x - math.cos(ang) * hand.radius * 1.2
+    wy = hand.y - math.sin(ang) * hand.radius * 1.2
+    return ang, wx, wy
+
+
+def _draw_sleeve(img: Image, hand: Hand) -> None:
+    """The forearm's sleeve from `entry` to the wrist: shaded like a cylinder, with folds across
+    it, plain or patterned."""
+    assert hand.sleeve_bgr is not None
+    ang, wx, wy = _arm_frame(hand)
+    ex, ey = hand.entry
+    half = hand.radius * 0.75
+    h, w = img.shape[:2]
+    x0 = max(0, int(min(ex, wx) - half - 2))
+    x1 = min(w, int(max(ex, wx) + half + 3))
+    y0 = max(0, int(min(ey, wy) - half - 2))
+    y1 = min(h, int(max(ey, wy) + half + 3))
+    if x1 <= x0 or y1 <= y0:
+        return
+    u, v = np.meshgrid(np.arange(x0, x1, dtype=np.float32), np.arange(y0, y1, dtype=np.float32))
+    dx, dy = math.cos(ang), math.sin(ang)
+    along = (u - ex) * dx + (v - ey) * dy  # from the entry towards the wrist
+    across = -(u - ex) * dy + (v - ey) * dx
+    length = math.hypot(wx - ex, wy - ey)
+    inside = (np.abs(across) <= half) & (along >= -half) & (along <= length)
+    if not inside.any():
+        return
+    t = np.clip(np.abs(across) / half, 0, 1)
+    shade = 1.0 - 0.38 * t**2  # a cylinder lit from above
+    folds = 1.0 - 0.16 * np.maximum(0, np.sin(along / (0.22 * hand.radius) + 0.7 * t)) ** 4
+    colour = np.empty((*u.shape, 3), np.float32)
+    colour[:] = hand.sleeve_bgr
+    if hand.sleeve_pattern == "stripes":
+        band = np.sin(along / (0.09 * hand.radius)) > 0
+        colour[band] = (0.35 * np.array(hand.sleeve_bgr) + 0.65 * 235.0)[None, :]
+    elif hand.sleeve_pattern == "check":
+        band = (np.sin(along / (0.12 * hand.radius)) > 0) ^ (
+            np.sin(across / (0.12 * hand.radius)) > 0
+        )
+        colour[band] = (0.3 * np.array(hand.sleeve_bgr) + 0.7 * np.array((40.0, 40.0, 190.0)))[
+            None, :
+        ]
+    colour *= (shade * folds)[..., None]
+    region = img[y0:y1, x0:x1]
+    if region.ndim == 2:
+        region[inside] = 255
+    else:
+        region[inside] = np.clip(colour[inside], 0, 255).astype(np.uint8)
+
+
+def _draw_holding(img: Image, hand: Hand, held: Image) -> None:
+    """A hand holding a piece from above: the palm behind it, thumb and finger on its sides."""
+    x, y, r = hand.x, hand.y, hand.radius
+    ang, wx, wy = _arm_frame(hand)
+    colour = hand.bgr if img.ndim == 3 else (255,)
+    shade = tuple(int(c * 0.85) for c in colour)
+    arm_w = max(2, round(r * 1.3))
+    start = hand.entry if hand.sleeve_bgr is None else (wx, wy)
+    cv2.line(
+        img, (round(start[0]), round(start[1])), (round(x), round(y)), shade, arm_w, cv2.LINE_AA
+    )
+    cv2.ellipse(
+        img,
+        (round(x), round(y)),
+        (round(r), round(r * 0.85)),
+        math.degrees(ang),
+        0,
+        360,
+        colour,
+        -1,
+        cv2.LINE_AA,
+    )
+    ph, pw = held.shape[:2]
+    reach = r * 0.75 + pw / 2
+    cx, cy = x + math.cos(ang) * reach, y + math.sin(ang) * reach
+    px0, py0 = round(cx - pw / 2), round(cy - ph / 2)
+    h, w = img.shape[:2]
+    sx0, sy0 = max(0, -px0), max(0, -py0)
+    dx0, dy0, dx1, dy1 = max(0, px0), max(0, py0), min(w, px0 + pw), min(h, py0 + ph)
+    if dx1 > dx0 and dy1 > dy0:
+        src = held[sy0 : sy0 + dy1 - dy0, sx0 : sx0 + dx1 - dx0]
+        a = src[..., 3:4].astype(np.float32) / 255.0
+        region = img[dy0:dy1, dx0:dx1]
+        if region.ndim == 2:
+            region[:] = np.maximum(region, src[..., 3])
+        else:
+            region[:] = (src[..., :3] * a + region * (1 - a)).astype(np.uint8)
+    # thumb and finger grip the piece's two sides, across the arm's direction
+    side = pw * 0.36
+    for s in (-1, 1):
+        fx = cx - math.sin(ang) * s * side - math.cos(ang) * pw * 0.08
+        fy = cy + math.cos(ang) * s * side - math.sin(ang) * pw * 0.08
+        cv2.ellipse(
+            img,
+            (round(fx), round(fy)),
+            (round(r * 0.55), round(r * 0.17)),
+            math.degrees(ang),
+            0,
+            360,
+            colour,
+            -1,
+            cv2.LINE_AA,
+        )

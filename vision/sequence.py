@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -88,7 +88,7 @@ class Script:
         self, renderer: TableRenderer, view: View, conditions: Conditions, seed: int = 0
     ) -> Iterator[tuple[ScriptedFrame, Image]]:
         for f in self.frames:
-            cond = replace(conditions, light=f.light)
+            cond = replace(conditions.at_frame(f.index), light=f.light)
             img = renderer.render(
                 dict(f.content), view, cond, f.hands, seed=seed * 100_003 + f.index
             )
@@ -107,7 +107,12 @@ class ScriptWriter:
         hand_frames: int = 8,
         rest_frames: int = 6,
         seed: int = 0,
+        looks: Sequence[Hand] = (),
+        piece: Callable[[int, int, float], PlacedMarker] = demo_piece,
+        avoid: Iterable[str] = (),
     ) -> None:
+        """`looks`: hands to draw from (skin tone, sleeve; one per trip, by its own random
+        stream); `piece`: how a piece of an id looks; `avoid`: squares random moves leave be."""
         self.renderer = renderer
         self.view = view
         self.board: BoardGeometry = renderer.board
@@ -118,6 +123,10 @@ class ScriptWriter:
         self.light = Light()
         self.script = Script()
         self._h = renderer.mat_to_image(view)
+        self.looks = tuple(looks)
+        self.piece = piece
+        self.avoid = frozenset(avoid)
+        self._look_rng = random.Random(seed + 7919)
 
     def rest(self, frames: int | None = None) -> None:
         for _ in range(self.rest_frames if frames is None else frames):
@@ -130,6 +139,49 @@ class ScriptWriter:
         self._hand_trip(target, lambda: self._set(target, after))
         same = freeze({target: before}) == freeze({target: after})
         self._finish(kind, frozenset() if same else frozenset({target}), start)
+
+    def hover(self, over: str, target: str, piece: PlacedMarker, still: int = 6) -> None:
+        """A hand brings `piece` and holds it still just above `over` for `still` frames (the
+        player hesitating), then puts it on `target` and goes away: only `target` changes."""
+        start = len(self.script.frames)
+        a, b = self.board.location(over), self.board.location(target)
+        ox, oy = self._to_px(a.x_mm, a.y_mm)
+        tx, ty = self._to_px(b.x_mm, b.y_mm)
+        entry = self._entry_for(tx, ty)
+        look = self._look()
+        arm_end = (entry[0] + (entry[0] - tx) * 0.5, entry[1] + (entry[1] - ty) * 0.5)
+        r = 48.0
+        holding = replace(piece, dx_mm=0.0, dy_mm=0.0)
+
+        def palm_for(px: float, py: float) -> tuple[float, float]:
+            # the held piece lies ahead of the palm along the arm: put the palm behind it
+            ang = math.atan2(py - arm_end[1], px - arm_end[0])
+            back = r * 0.75 + 0.5 * piece.body_mm * 1.2
+            return px - math.cos(ang) * back, py - math.sin(ang) * back
+
+        n = self.hand_frames
+        for i in range(n + 1):
+            ease = math.sin(i / n * math.pi / 2)
+            x = entry[0] + (ox - entry[0]) * ease
+            y = entry[1] + (oy - entry[1]) * ease
+            px, py = palm_for(x, y)
+            hand = replace(look, x=px, y=py, radius=r, entry=arm_end, holding=holding)
+            self._frame((hand,), Phase.HAND)
+        for _ in range(still):
+            self._frame((hand,), Phase.HAND)
+        for i in range(1, 4):
+            x, y = ox + (tx - ox) * i / 3, oy + (ty - oy) * i / 3
+            px, py = palm_for(x, y)
+            hand = replace(look, x=px, y=py, radius=r, entry=arm_end, holding=holding)
+            self._frame((hand,), Phase.HAND)
+        self._set(target, (*self.content.get(target, ()), piece))
+        for i in range(n + 1):
+            t = 1 - i / n
+            x = entry[0] + (tx - entry[0]) * t
+            y = entry[1] + (ty - entry[1]) * t
+            self._frame((replace(look, x=x, y=y, radius=r, entry=arm_end),), Phase.HAND)
+        self._frame((), Phase.HAND)
+        self._finish(MoveKind.PLACE, frozenset({target}), start)
 
     def cross(self, target: str, linger: int = 0) -> None:
         """A hand passes over `target` (resting `linger` frames there) and leaves; no change."""
@@ -155,12 +207,13 @@ class ScriptWriter:
 
     def _random_move(self, kind: MoveKind) -> None:
         rng = self.rng
-        squares = [r.name for r in self.board.locations if not r.name.startswith("slot")]
-        slots = [r.name for r in self.board.locations if r.name.startswith("slot")]
+        free = [r.name for r in self.board.locations if r.name not in self.avoid]
+        squares = [n for n in free if not n.startswith("slot")]
+        slots = [n for n in free if n.startswith("slot")]
         empty = [s for s in squares if not self.content.get(s)]
         tiles = [s for s in squares if self.content.get(s)]
         if kind == MoveKind.PLACE and empty:
-            piece = demo_piece(rng.choice(TILE_IDS), rng.randrange(4), rng.uniform(-6, 6))
+            piece = self.piece(rng.choice(TILE_IDS), rng.randrange(4), rng.uniform(-6, 6))
             self.change(kind, rng.choice(empty), (piece,))
         elif kind == MoveKind.TURN and tiles:
             target = rng.choice(tiles)
@@ -172,10 +225,10 @@ class ScriptWriter:
             self.change(kind, rng.choice(tiles), ())
         elif kind == MoveKind.CART and tiles:
             target = rng.choice([t for t in tiles if len(self.content[t]) == 1] or tiles)
-            cart = demo_piece(rng.choice(CART_IDS), rng.randrange(4))
+            cart = self.piece(rng.choice(CART_IDS), rng.randrange(4), 0.0)
             self.change(kind, target, (self.content[target][0], cart))
         elif kind == MoveKind.CARD:
-            card = demo_piece(rng.choice(CARD_IDS), rng.randrange(4), rng.uniform(-4, 4))
+            card = self.piece(rng.choice(CARD_IDS), rng.randrange(4), rng.uniform(-4, 4))
             self.change(kind, rng.choice(slots), (card,))
         elif kind == MoveKind.LIGHT:
             self.relight(
@@ -229,6 +282,7 @@ class ScriptWriter:
         entry = self._entry_for(tx, ty)
         n = self.hand_frames
         wobble = self.rng.uniform(0, 2 * math.pi)
+        look = self._look()
         for i in range(2 * n + 1):
             # out and back along the arm, easing at the target so the palm lingers over it
             t = 1 - abs(i - n) / n
@@ -239,9 +293,15 @@ class ScriptWriter:
                 act()
             arm_end = (entry[0] + (entry[0] - tx) * 0.5, entry[1] + (entry[1] - ty) * 0.5)
             for _ in range(1 + (linger if i == n else 0)):
-                self._frame((Hand(x, y, 48.0, arm_end),), Phase.HAND)
+                self._frame((replace(look, x=x, y=y, radius=48.0, entry=arm_end),), Phase.HAND)
         # one frame with the arm just leaving the frame edge, then gone
         self._frame((), Phase.HAND)
+
+    def _look(self) -> Hand:
+        """The next hand's look (a bare hand of the default skin without `looks`)."""
+        if not self.looks:
+            return Hand(0.0, 0.0)
+        return self._look_rng.choice(self.looks)
 
     def _entry_for(self, x: float, y: float) -> tuple[float, float]:
         w, h = self.view.width, self.view.height
