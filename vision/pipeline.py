@@ -55,14 +55,15 @@ class VisionPipeline:
         lens: Lens | None = None,
     ) -> None:
         self.board = board
-        self.marker_sizes = {
-            s.marker_id: s.size_mm for s in stickers if s.marker_id not in board.corner_ids
-        }
+        pieces = [s for s in stickers if s.marker_id not in board.corner_ids]
+        self.marker_sizes = {s.marker_id: s.size_mm for s in pieces}
+        self.marker_heights = {s.marker_id: s.height_mm for s in pieces if s.height_mm > 0}
         self.settings = settings
         self.calibrator = Calibrator(board, lens=lens)
         self.stabiliser = Stabiliser(settings.still_frames)
         self.warper: BoardWarper | None = None
         self.decoder: LocationDecoder | None = None
+        self._camera_mm: tuple[float, float, float] | None = None
         self.last_view: SettledView | None = None
         self.moving: frozenset[str] = frozenset()
         self._frame_index = -1
@@ -132,6 +133,7 @@ class VisionPipeline:
     def _start_calibration(self, frame_size: tuple[int, int]) -> None:
         cal = self.calibrator.calibration
         assert cal is not None
+        self._camera_mm = cal.camera_mm(frame_size) if self.marker_heights else None
         self.warper = BoardWarper(self.board, cal, frame_size, self.settings.cell_mm)
         self._prev = None
         self._ref = None
@@ -169,6 +171,8 @@ class VisionPipeline:
             mat_white,
             self.settings.decode,
             mat_bgr=self.warper.mat_colour(frame),
+            marker_heights=self.marker_heights,
+            camera_mm=self._camera_mm,
         )
         if full:
             to_decode = set(boxes.names)
