@@ -1,0 +1,141 @@
+"""The railway area: slot names, neighbours, and which track sides a station's network reaches.
+
+Lanes are numbered from 1 at the south edge of the mat; columns A-D run from the starting column
+(west) to the destination column (east), so `A1` is the first slot of lane 1. A slot's index is
+`4 * (lane - 1) + column`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+from rules.derailed.cards import Compass
+
+LENGTH = 4  # the railway area is as long as 4 rail cards
+COLUMNS = "ABCD"
+OUTSIDE = -1  # beyond the outermost lanes: no track goes on
+DESTINATION = -2  # the destination station at the east end of the slot's lane
+START = -3  # a starting station at the west end: the end of a line, not a way through
+BITS = tuple(tuple(x for x in range(4) if mask >> x & 1) for mask in range(16))
+
+
+def slot_name(slot: int) -> str:
+    return f"{COLUMNS[slot % LENGTH]}{slot // LENGTH + 1}"
+
+
+def slot_index(name: str, lanes: int) -> int | None:
+    """The index of a slot name such as `B3`, or None if no such slot is in the railway area."""
+    if len(name) < 2 or name[0] not in COLUMNS or not name[1:].isdigit() or name[1] == "0":
+        return None
+    lane = int(name[1:])
+    if not 1 <= lane <= lanes:
+        return None
+    return (lane - 1) * LENGTH + COLUMNS.index(name[0])
+
+
+@functools.cache
+def slot_names(lanes: int) -> tuple[str, ...]:
+    return tuple(slot_name(s) for s in range(lanes * LENGTH))
+
+
+@functools.cache
+def neighbours(lanes: int) -> tuple[tuple[int, int, int, int], ...]:
+    """Per slot, per mat side (N, E, S, W): the slot across it, or OUTSIDE, DESTINATION, START."""
+    out = []
+    for s in range(lanes * LENGTH):
+        lane, col = divmod(s, LENGTH)
+        north = s + LENGTH if lane + 1 < lanes else OUTSIDE
+        south = s - LENGTH if lane > 0 else OUTSIDE
+        east = s + 1 if col + 1 < LENGTH else DESTINATION
+        west = s - 1 if col > 0 else START
+        out.append((north, east, south, west))
+    return tuple(out)
+
+
+def reach(
+    exits: Sequence[tuple[int, int, int, int]],
+    tops: Sequence[int],
+    lanes: int,
+    start_lane: int,
+    skip: int = -1,
+) -> tuple[list[int], int]:
+    """Follow the tracks from the starting station of lane `start_lane` (0 is lane 1).
+
+    Returns, per slot, the bit mask of its sides that a track of the network reaches (the station's
+    own track reaches the west side of the lane's first slot), and the bit mask of lanes whose
+    destination station the network reaches. `tops` holds the tile on top of each slot (-1: empty);
+    the slot `skip` is taken as empty (the card a new one would cover).
+    """
+    near = neighbours(lanes)
+    reached = [0] * len(tops)
+    arrive = 0
+    todo = [(start_lane * LENGTH, int(Compass.W))]
+    while todo:
+        s, side = todo.pop()
+        bit = 1 << side
+        have = reached[s]
+        if have & bit:
+            continue
+        reached[s] = have | bit
+        tile = tops[s]
+        if tile < 0 or s == skip:
+            continue
+        out = exits[tile][side]
+        if not out:
+            continue
+        across = near[s]
+        for x in BITS[out]:
+            n = across[x]
+            if n >= 0:
+                todo.append((n, (x + 2) & 3))
+            elif n == DESTINATION:
+                arrive |= 1 << (s // LENGTH)
+    return reached, arrive
+
+
+def through(
+    exits: Sequence[tuple[int, int, int, int]],
+    link: Sequence[int],
+    tops: Sequence[int],
+    lanes: int,
+    slot: int,
+) -> tuple[list[int], list[int]]:
+    """Follow the tracks outwards from each joined side of the card on top of `slot`.
+
+    Returns, per lane, the bit mask of the card's sides from which a track leads to that lane's
+    starting station, and the same for its destination station. Tracks run both ways, so a route
+    from a starting station into the card at side `a` and out at side `b` to a destination exists
+    when the starting station is reached from `a` and the destination from `b`, for a pair of
+    sides the card joins. One search carries the sides it came from as labels.
+    """
+    near = neighbours(lanes)
+    seen = [0] * (4 * len(tops))
+    starts = [0] * lanes
+    dests = [0] * lanes
+    todo: list[tuple[int, int, int]] = []  # (slot, side entered by, labels)
+
+    def leave(s: int, x: int, labels: int) -> None:
+        n = near[s][x]
+        if n >= 0:
+            todo.append((n, (x + 2) & 3, labels))
+        elif n == DESTINATION:
+            dests[s // LENGTH] |= labels
+        elif n == START:
+            starts[s // LENGTH] |= labels
+
+    for x in BITS[link[tops[slot]]]:
+        leave(slot, x, 1 << x)
+    while todo:
+        s, side, labels = todo.pop()
+        k = 4 * s + side
+        have = seen[k]
+        labels &= ~have
+        if not labels:
+            continue
+        seen[k] = have | labels
+        t = tops[s]
+        if t >= 0:
+            for x in BITS[exits[t][side]]:
+                leave(s, x, labels)
+    return starts, dests
