@@ -86,7 +86,8 @@ class CardSet:
 
     A tile is `2 * design + facing` (0: top towards the destination, 1: towards the start).
     `exits[tile][side]` is the bit mask of mat sides a train entering at `side` may leave by;
-    `track[tile]` the sides where any track ends (stubs too), `link[tile]` those joined onward.
+    `track[tile]` the sides where any track ends (stubs too), `link[tile]` those joined onward;
+    `canon[tile]` is the tile as written, a symmetric card turned half round being the same.
     Compared by identity: one set per card file (`load_cards` keeps them).
     """
 
@@ -96,6 +97,7 @@ class CardSet:
     exits: tuple[tuple[int, int, int, int], ...]
     track: tuple[int, ...]
     link: tuple[int, ...]
+    canon: tuple[int, ...]  # per tile, how it is written: a symmetric card faces the destination
 
     @property
     def total(self) -> int:
@@ -132,7 +134,8 @@ class CardSet:
                 link.append(_bits(joined))
                 track.append(_bits(joined | {where[s] for s in card.stubs}))
         index = {c.id: i for i, c in enumerate(cards)}
-        return CardSet(name, cards, index, tuple(exits), tuple(track), tuple(link))
+        canon = tuple(t & ~1 if cards[t // 2].symmetric else t for t in range(2 * len(cards)))
+        return CardSet(name, cards, index, tuple(exits), tuple(track), tuple(link), canon)
 
 
 class CardDataError(ValueError):

@@ -162,7 +162,31 @@ class Data:
     ends: tuple[EndReason, ...] = ()  # why each finished round ended
 
     def copy(self) -> Data:
+        """A shallow copy (every field holds an immutable value), written out field by field:
+        a snapshot is taken before every action."""
         c = Data.__new__(Data)
-        for name in Data.__slots__:
-            setattr(c, name, getattr(self, name))
+        c.phase = self.phase
+        c.round = self.round
+        c.start = self.start
+        c.dest = self.dest
+        c.stacks = self.stacks
+        c.deck = self.deck
+        c.deck_size = self.deck_size
+        c.hands = self.hands
+        c.held = self.held
+        c.discard = self.discard
+        c.discard_top = self.discard_top
+        c.turn = self.turn
+        c.starter = self.starter
+        c.arrived = self.arrived
+        c.points = self.points
+        c.round_points = self.round_points
+        c.idle = self.idle
+        c.finishing = self.finishing
+        c.owed = self.owed
+        c.then = self.then
+        c.exchanged = self.exchanged
+        c.to_exchange = self.to_exchange
+        c.tied = self.tied
+        c.ends = self.ends
         return c

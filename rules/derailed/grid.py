@@ -26,17 +26,17 @@ def slot_name(slot: int) -> str:
 
 def slot_index(name: str, lanes: int) -> int | None:
     """The index of a slot name such as `B3`, or None if no such slot is in the railway area."""
-    if len(name) < 2 or name[0] not in COLUMNS or not name[1:].isdigit() or name[1] == "0":
-        return None
-    lane = int(name[1:])
-    if not 1 <= lane <= lanes:
-        return None
-    return (lane - 1) * LENGTH + COLUMNS.index(name[0])
+    return _slot_indexes(lanes).get(name)
 
 
 @functools.cache
 def slot_names(lanes: int) -> tuple[str, ...]:
     return tuple(slot_name(s) for s in range(lanes * LENGTH))
+
+
+@functools.cache
+def _slot_indexes(lanes: int) -> dict[str, int]:
+    return {name: s for s, name in enumerate(slot_names(lanes))}
 
 
 @functools.cache

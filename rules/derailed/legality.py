@@ -49,15 +49,16 @@ def company(seat: int) -> str:
 def canonical_tile(cards: CardSet, tile: int) -> int:
     """A symmetric card turned half round shows the same tracks: it is written facing the
     destination."""
-    return tile & ~1 if cards.card_of(tile).symmetric else tile
+    return cards.canon[tile]
 
 
 def tiles_of(cards: CardSet, designs: set[int] | list[int]) -> list[int]:
     """The distinct ways to lay these designs (one for a symmetric card, else two)."""
     out = []
+    canon = cards.canon
     for design in sorted(set(designs)):
         out.append(2 * design)
-        if not cards.cards[design].symmetric:
+        if canon[2 * design + 1] != 2 * design:
             out.append(2 * design + 1)
     return out
 
@@ -93,23 +94,28 @@ def column_to_lay(rules: Rules, d: Data) -> Column:
 # ------------------------------------------------------------------ where a card may go
 
 _MASKS: dict[tuple[int, int, tuple[tuple[int, ...], ...]], tuple[int, ...]] = {}
+"""Recent `open_sides` results by card set, starting lane and railway area (the lane count is
+the length of the area)."""
 
 
 def open_sides(rules: Rules, d: Data, seat: int) -> tuple[int, ...]:
     """Per slot, the bit mask of its sides where a track from `seat`'s starting station arrives,
     the card now in the slot left out (a new card would cover it)."""
-    key = (id(rules.cards), seat, d.stacks)
+    lane = d.start.index(seat)
+    key = (id(rules.cards), lane, d.stacks)
     found = _MASKS.get(key)
     if found is not None:
         return found
     cards = rules.cards
     on_top = tops(d)
-    lane = d.start.index(seat)
     reached, _ = reach(cards.exits, on_top, rules.players, lane)
     masks = list(reached)
     link = cards.link
     for s, tile in enumerate(on_top):
-        if tile >= 0 and reached[s] & link[tile]:  # the network runs on through this card
+        sides = reached[s]
+        if tile >= 0 and sides & link[tile] and sides & (sides - 1):
+            # the network runs on through this card and reaches it at two sides or more: which
+            # of them does it reach without the card? (The side reached first it always does.)
             masks[s] = reach(cards.exits, on_top, rules.players, lane, s)[0][s]
     if len(_MASKS) > 512:
         _MASKS.clear()
@@ -138,16 +144,19 @@ def plays(rules: Rules, d: Data) -> list[Action]:
     masks = open_sides(rules, d, seat)
     table = play_table(cards, rules.players)
     conn = connects(rules)
+    fitting: dict[int, list[int]] = {}  # per mask of open sides, the tiles that connect there
     out: list[Action] = []
     for s, mask in enumerate(masks):
         if not mask:
             continue
-        stack = d.stacks[s]
-        top = stack[-1] if stack else -1
-        row = table[s]
-        for t in tiles:
-            if conn[t] & mask and t != top:
-                out.append(row[t])
+        fit = fitting.get(mask)
+        if fit is None:
+            fit = fitting[mask] = [t for t in tiles if conn[t] & mask]
+        if fit:
+            stack = d.stacks[s]
+            top = stack[-1] if stack else -1
+            row = table[s]
+            out += [row[t] for t in fit if t != top]
     return out
 
 

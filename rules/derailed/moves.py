@@ -6,6 +6,7 @@ from typing import TypeVar
 
 from rules.core import Action
 from rules.derailed import actions as act
+from rules.derailed.cards import Compass
 from rules.derailed.data import (
     COMPANIES,
     EXCHANGE_MAX,
@@ -22,7 +23,7 @@ from rules.derailed.data import (
     Rules,
     Then,
 )
-from rules.derailed.grid import BITS, reach, slot_index, through
+from rules.derailed.grid import BITS, LENGTH, reach, slot_index, through
 from rules.derailed.legality import canonical_tile, tops
 
 T = TypeVar("T")
@@ -208,6 +209,10 @@ def _arrivals(rules: Rules, d: Data, seat: int, slot: int) -> None:
         return
     cards = rules.cards
     on_top = tops(d)
+    link = cards.link
+    east = 1 << Compass.E
+    if not any(t >= 0 and link[t] & east for t in on_top[LENGTH - 1 :: LENGTH]):
+        return  # no track runs into a destination station yet
     exits = cards.exits[on_top[slot]]
     starts, dests = through(cards.exits, cards.link, on_top, n, slot)
     for k in range(n):

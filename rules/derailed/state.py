@@ -84,10 +84,12 @@ class Derailed(State):
         super().__init__(options, seed)
         self.rules = Rules.of(self.options)
         self.d = data if data is not None else moves.start(self.rules)
+        self._current = legality.current_player(self.rules, self.d)
 
     @property
     def current_player(self) -> int | None:
-        return legality.current_player(self.rules, self.d)
+        """Kept up to date after every change of the data (asked several times per action)."""
+        return self._current
 
     def legal_actions(self) -> list[Action]:
         return legality.legal_actions(self.rules, self.d)
@@ -115,6 +117,7 @@ class Derailed(State):
 
     def _apply(self, action: Action) -> None:
         moves.apply(self.rules, self.d, action)
+        self._current = legality.current_player(self.rules, self.d)
 
     def _snapshot(self) -> object:
         return self.d.copy()
@@ -122,6 +125,7 @@ class Derailed(State):
     def _restore(self, snapshot: object) -> None:
         assert isinstance(snapshot, Data)
         self.d = snapshot.copy()
+        self._current = legality.current_player(self.rules, self.d)
 
     def scores(self) -> list[float]:
         return scoring.scores(self.d)
