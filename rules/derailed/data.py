@@ -51,6 +51,14 @@ class RoundEnd(StrEnum):
     EQUAL_TURNS = "equal_turns"  # play on until every player has had as many turns
 
 
+class DryDeck(StrEnum):
+    """Option `dry_deck`: a player is to draw, the rail deck is out and no discard pile can
+    replace it (the seed's reshuffle has nothing to shuffle)."""
+
+    END_ROUND = "end_round"  # the round ends after that turn: hands stay at 4 cards
+    PLAY_ON = "play_on"  # no card is drawn; players play out their hands
+
+
 class NextStarter(StrEnum):
     """Option `next_starter`: who begins rounds 2 and 3."""
 
@@ -78,6 +86,7 @@ class EndReason(StrEnum):
     """Why a round ended."""
 
     ARRIVED = "arrived"  # most players reached their destination (seed)
+    DECK_EMPTY = "deck_empty"  # nothing left to draw (option dry_deck=end_round)
     BLOCKED = "blocked"  # a whole round of turns without a card placed (decision)
 
 
@@ -93,6 +102,7 @@ class Rules:
     round_end: RoundEnd = RoundEnd.AT_ONCE
     exchange: bool = False
     next_starter: NextStarter = NextStarter.FEWEST_LAST_ROUND
+    dry_deck: DryDeck = DryDeck.END_ROUND
 
     @property
     def slots(self) -> int:
@@ -122,6 +132,7 @@ class Rules:
             round_end=RoundEnd(options.get("round_end", RoundEnd.AT_ONCE)),
             exchange=bool(options.get("exchange", False)),
             next_starter=NextStarter(options.get("next_starter", NextStarter.FEWEST_LAST_ROUND)),
+            dry_deck=DryDeck(options.get("dry_deck", DryDeck.END_ROUND)),
         )
 
 

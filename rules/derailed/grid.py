@@ -53,6 +53,17 @@ def neighbours(lanes: int) -> tuple[tuple[int, int, int, int], ...]:
     return tuple(out)
 
 
+@functools.cache
+def steps(lanes: int) -> tuple[int, ...]:
+    """Per `4 * slot + side`: where a track leaving the slot by that side goes, as `4 * slot +
+    side entered by` of the slot across, or OUTSIDE, DESTINATION, START."""
+    out = []
+    for across in neighbours(lanes):
+        for x, n in enumerate(across):
+            out.append(4 * n + ((x + 2) & 3) if n >= 0 else n)
+    return tuple(out)
+
+
 def reach(
     exits: Sequence[tuple[int, int, int, int]],
     tops: Sequence[int],
@@ -67,13 +78,14 @@ def reach(
     destination station the network reaches. `tops` holds the tile on top of each slot (-1: empty);
     the slot `skip` is taken as empty (the card a new one would cover).
     """
-    near = neighbours(lanes)
+    step = steps(lanes)
     reached = [0] * len(tops)
     arrive = 0
-    todo = [(start_lane * LENGTH, int(Compass.W))]
+    todo = [4 * LENGTH * start_lane + int(Compass.W)]
     while todo:
-        s, side = todo.pop()
-        bit = 1 << side
+        code = todo.pop()
+        s = code >> 2
+        bit = 1 << (code & 3)
         have = reached[s]
         if have & bit:
             continue
@@ -81,14 +93,10 @@ def reach(
         tile = tops[s]
         if tile < 0 or s == skip:
             continue
-        out = exits[tile][side]
-        if not out:
-            continue
-        across = near[s]
-        for x in BITS[out]:
-            n = across[x]
+        for x in BITS[exits[tile][code & 3]]:
+            n = step[4 * s + x]
             if n >= 0:
-                todo.append((n, (x + 2) & 3))
+                todo.append(n)
             elif n == DESTINATION:
                 arrive |= 1 << (s // LENGTH)
     return reached, arrive
@@ -109,33 +117,37 @@ def through(
     when the starting station is reached from `a` and the destination from `b`, for a pair of
     sides the card joins. One search carries the sides it came from as labels.
     """
-    near = neighbours(lanes)
+    step = steps(lanes)
     seen = [0] * (4 * len(tops))
     starts = [0] * lanes
     dests = [0] * lanes
-    todo: list[tuple[int, int, int]] = []  # (slot, side entered by, labels)
-
-    def leave(s: int, x: int, labels: int) -> None:
-        n = near[s][x]
-        if n >= 0:
-            todo.append((n, (x + 2) & 3, labels))
-        elif n == DESTINATION:
-            dests[s // LENGTH] |= labels
-        elif n == START:
-            starts[s // LENGTH] |= labels
-
+    todo: list[tuple[int, int]] = []  # (4 * slot + side entered by, labels)
+    lane = slot // LENGTH
     for x in BITS[link[tops[slot]]]:
-        leave(slot, x, 1 << x)
+        n = step[4 * slot + x]
+        if n >= 0:
+            todo.append((n, 1 << x))
+        elif n == DESTINATION:
+            dests[lane] |= 1 << x
+        elif n == START:
+            starts[lane] |= 1 << x
     while todo:
-        s, side, labels = todo.pop()
-        k = 4 * s + side
-        have = seen[k]
+        code, labels = todo.pop()
+        have = seen[code]
         labels &= ~have
         if not labels:
             continue
-        seen[k] = have | labels
-        t = tops[s]
-        if t >= 0:
-            for x in BITS[exits[t][side]]:
-                leave(s, x, labels)
+        seen[code] = have | labels
+        s = code >> 2
+        tile = tops[s]
+        if tile < 0:
+            continue
+        for x in BITS[exits[tile][code & 3]]:
+            n = step[4 * s + x]
+            if n >= 0:
+                todo.append((n, labels))
+            elif n == DESTINATION:
+                dests[s // LENGTH] |= labels
+            elif n == START:
+                starts[s // LENGTH] |= labels
     return starts, dests

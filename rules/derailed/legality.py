@@ -93,34 +93,35 @@ def column_to_lay(rules: Rules, d: Data) -> Column:
 
 # ------------------------------------------------------------------ where a card may go
 
-_MASKS: dict[tuple[int, int, tuple[tuple[int, ...], ...]], tuple[int, ...]] = {}
-"""Recent `open_sides` results by card set, starting lane and railway area (the lane count is
-the length of the area)."""
+_MASKS: dict[tuple[int, int, int], tuple[object, dict[int, int]]] = {}
+"""Recent `open_sides` results by card set, starting lane and railway area (by identity: the
+area's tuple is kept with the result, so its id is not reused while the result is kept)."""
 
 
-def open_sides(rules: Rules, d: Data, seat: int) -> tuple[int, ...]:
-    """Per slot, the bit mask of its sides where a track from `seat`'s starting station arrives,
-    the card now in the slot left out (a new card would cover it)."""
+def open_sides(rules: Rules, d: Data, seat: int) -> dict[int, int]:
+    """Per slot that a track from `seat`'s starting station reaches, the bit mask of its sides
+    where it arrives, the card now in the slot left out (a new card would cover it)."""
     lane = d.start.index(seat)
-    key = (id(rules.cards), lane, d.stacks)
+    stacks = d.stacks
+    key = (id(rules.cards), lane, id(stacks))
     found = _MASKS.get(key)
-    if found is not None:
-        return found
+    if found is not None and found[0] is stacks:
+        return found[1]
     cards = rules.cards
     on_top = tops(d)
     reached, _ = reach(cards.exits, on_top, rules.players, lane)
-    masks = list(reached)
+    masks = {s: sides for s, sides in enumerate(reached) if sides}
     link = cards.link
-    for s, tile in enumerate(on_top):
-        sides = reached[s]
+    for s, sides in masks.items():
+        tile = on_top[s]
         if tile >= 0 and sides & link[tile] and sides & (sides - 1):
             # the network runs on through this card and reaches it at two sides or more: which
             # of them does it reach without the card? (The side reached first it always does.)
             masks[s] = reach(cards.exits, on_top, rules.players, lane, s)[0][s]
     if len(_MASKS) > 512:
         _MASKS.clear()
-    result = _MASKS[key] = tuple(masks)
-    return result
+    _MASKS[key] = (stacks, masks)
+    return masks
 
 
 def connects(rules: Rules) -> tuple[int, ...]:
@@ -146,9 +147,7 @@ def plays(rules: Rules, d: Data) -> list[Action]:
     conn = connects(rules)
     fitting: dict[int, list[int]] = {}  # per mask of open sides, the tiles that connect there
     out: list[Action] = []
-    for s, mask in enumerate(masks):
-        if not mask:
-            continue
+    for s, mask in masks.items():
         fit = fitting.get(mask)
         if fit is None:
             fit = fitting[mask] = [t for t in tiles if conn[t] & mask]
@@ -193,7 +192,7 @@ def why_not_play(rules: Rules, d: Data, a: act.Play) -> Why:
             "change nothing",
             "",
         )
-    mask = open_sides(rules, d, seat)[s]
+    mask = open_sides(rules, d, seat).get(s, 0)
     if not connects(rules)[tile] & mask:
         station = f"company {company(seat)}'s starting station (lane {d.start.index(seat) + 1})"
         if cards.track[tile] & mask:
@@ -215,7 +214,7 @@ def _placeable(rules: Rules, d: Data, design: int) -> str | None:
     masks = open_sides(rules, d, d.turn)
     conn = connects(rules)
     for t in tiles_of(rules.cards, [design]):
-        for s, mask in enumerate(masks):
+        for s, mask in masks.items():
             stack = d.stacks[s]
             if conn[t] & mask and not (stack and stack[-1] == t):
                 return slot_name(s)

@@ -15,6 +15,7 @@ from rules.derailed.data import (
     Arrival,
     Column,
     Data,
+    DryDeck,
     EndReason,
     Hands,
     NextStarter,
@@ -115,8 +116,9 @@ def _settle_draws(rules: Rules, d: Data) -> None:
     while True:
         _refill(d)
         if not d.owed or d.deck_size == 0:  # nothing left to draw: the rest go without
+            dry = bool(d.owed)
             d.owed = ()
-            _then(rules, d)
+            _then(rules, d, dry)
             return
         if rules.hands is Hands.DIGITAL:
             d.phase = Phase.DEAL if d.then is Then.STATIONS else Phase.DRAW
@@ -138,10 +140,11 @@ def _draw(rules: Rules, d: Data, a: act.Draw) -> None:
     _settle_draws(rules, d)
 
 
-def _then(rules: Rules, d: Data) -> None:
+def _then(rules: Rules, d: Data, dry: bool = False) -> None:
+    """Go on once the owed cards are drawn; `dry`: a card was owed but none was left to draw."""
     then = d.then
     if then is Then.TURN_END:
-        _end_turn(rules, d)
+        _end_turn(rules, d, dry)
     elif then is Then.EXCHANGE:
         if d.exchanged >= EXCHANGE_MAX:
             _next_exchanger(rules, d)
@@ -230,12 +233,15 @@ def _arrive(d: Data, seat: int) -> None:
     _score(d, seat, 2 if first else 1)  # 1 for arriving, 1 more for the first this round
 
 
-def _end_turn(rules: Rules, d: Data) -> None:
+def _end_turn(rules: Rules, d: Data, dry: bool = False) -> None:
     if len(d.arrived) >= rules.arrivals_to_end and not d.finishing:
         if rules.round_end is RoundEnd.AT_ONCE:
             _end_round(rules, d, EndReason.ARRIVED)
             return
         d.finishing = True
+    if dry and rules.dry_deck is DryDeck.END_ROUND:
+        _end_round(rules, d, EndReason.DECK_EMPTY)
+        return
     if d.idle and d.idle >= rules.players - len(d.arrived):
         _end_round(rules, d, EndReason.BLOCKED)
         return

@@ -18,6 +18,7 @@ from rules.derailed.data import (
     ROUNDS,
     Arrival,
     Data,
+    DryDeck,
     Hands,
     NextStarter,
     Phase,
@@ -69,6 +70,12 @@ OPTIONS: tuple[Option, ...] = (
         NextStarter.FEWEST_LAST_ROUND.value,
         _values(NextStarter),
         "who begins rounds 2-3: fewest points last round; the later rulebook adds the total",
+    ),
+    Option(
+        "dry_deck",
+        DryDeck.END_ROUND.value,
+        _values(DryDeck),
+        "the deck is out and no discard pile can replace it: end the round, or play on",
     ),
     Option("card_file", "", None, "a JSON file of rail cards; empty: the designers' 90 cards"),
 )
