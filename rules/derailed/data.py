@@ -55,7 +55,7 @@ class DryDeck(StrEnum):
     """Option `dry_deck`: a player is to draw, the rail deck is out and no discard pile can
     replace it (the seed's reshuffle has nothing to shuffle)."""
 
-    END_ROUND = "end_round"  # the round ends after that turn: hands stay at 4 cards
+    END_ROUND = "end_round"  # the round ends after that turn (hands are filled up next round)
     PLAY_ON = "play_on"  # no card is drawn; players play out their hands
 
 
@@ -87,7 +87,7 @@ class EndReason(StrEnum):
 
     ARRIVED = "arrived"  # most players reached their destination (seed)
     DECK_EMPTY = "deck_empty"  # nothing left to draw (option dry_deck=end_round)
-    BLOCKED = "blocked"  # a whole round of turns without a card placed (decision)
+    BLOCKED = "blocked"  # a whole round of turns without a card placed (decision 8)
 
 
 @dataclass(frozen=True)

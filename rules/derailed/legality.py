@@ -7,12 +7,13 @@ detail); `legal_actions` lists exactly the actions for which it returns None.
 from __future__ import annotations
 
 import functools
+import re
 
 from rules.core import CHANCE, Action
 from rules.derailed import actions as act
 from rules.derailed.cards import CardSet
 from rules.derailed.data import COMPANIES, EXCHANGE_MAX, Column, Data, Hands, Phase, Rules
-from rules.derailed.grid import reach, slot_index, slot_name, slot_names
+from rules.derailed.grid import COLUMNS, reach, slot_index, slot_name, slot_names
 
 Why = tuple[str, str] | None  # (rule, detail) or None when legal
 KEEP = act.KeepHand()
@@ -164,11 +165,7 @@ def why_not_play(rules: Rules, d: Data, a: act.Play) -> Why:
         return "no card is played now", f"phase {d.phase}"
     s = slot_index(a.slot, rules.players)
     if s is None:
-        return (
-            "cards are placed on the grid of the railway area, within the lanes where there are "
-            "stations",
-            f"{a.slot!r} is not a slot; they are A1-D{rules.players}, lane 1 to {rules.players}",
-        )
+        return _off_the_grid(rules, a.slot)
     cards = rules.cards
     design = cards.index.get(a.card)
     if design is None:
@@ -180,10 +177,13 @@ def why_not_play(rules: Rules, d: Data, a: act.Play) -> Why:
         if not d.deck[design]:
             return (
                 "every copy of that card is already on the table or the discard pile",
-                f"{a.card} at {a.slot}",
+                f"{a.card} cannot be played at {a.slot}",
             )
     elif design not in d.hands[seat]:
-        return "a card must come from the player's hand", f"seat {seat} does not hold {a.card}"
+        return (
+            "a card must come from the player's hand",
+            f"seat {seat} does not hold {a.card} to play at {a.slot}",
+        )
     tile = canonical_tile(cards, cards.tile(a.card, a.facing))
     stack = d.stacks[s]
     if stack and stack[-1] == tile:
@@ -207,6 +207,27 @@ def why_not_play(rules: Rules, d: Data, a: act.Play) -> Why:
             f"no track of {a.card} facing {a.facing} at {a.slot} meets a track from {station}",
         )
     return None
+
+
+def _off_the_grid(rules: Rules, slot: str) -> tuple[str, str]:
+    """Why a slot name is no slot of the railway area."""
+    n = rules.players
+    lanes = f"A1-D{n}: columns A-D, lanes 1-{n}"
+    found = re.fullmatch(r"([A-Z])([1-9][0-9]*)", slot)
+    if found is None:
+        return (
+            "cards must be placed within the grid, they cannot be between grid slots",
+            f"{slot!r} is not a slot; slots are {lanes}",
+        )
+    if found.group(1) not in COLUMNS:
+        return (
+            "the railway area is as long as 4 rail cards",
+            f"{slot} is beyond it; slots are {lanes}",
+        )
+    return (
+        "cards must be placed within the lanes where there are stations",
+        f"{slot} is outside them; slots are {lanes}",
+    )
 
 
 def _placeable(rules: Rules, d: Data, design: int) -> str | None:

@@ -45,19 +45,19 @@ OPTIONS: tuple[Option, ...] = (
         "stub_connects",
         True,
         (True, False),
-        "may a dead-end stub be the track that connects a played card (decision 2)",
+        "may a dead-end stub be the track that connects a played card (decision 3)",
     ),
     Option(
         "arrival",
         Arrival.ANY_CARD.value,
         _values(Arrival),
-        "does a company arrive when another player's card completes its route (decision 4)",
+        "does a company arrive when another player's card completes its route (decision 5)",
     ),
     Option(
         "round_end",
         RoundEnd.AT_ONCE.value,
         _values(RoundEnd),
-        "at_once, or play on until everyone has had as many turns (decision 6)",
+        "at_once, or play on until everyone has had as many turns (decision 7)",
     ),
     Option(
         "exchange",
