@@ -98,7 +98,7 @@ def _arrivals_at(j: dict[str, Any], seat: int, skip: str = "") -> tuple[set[Any]
             dc, dl = STEP[b]
             if col + dc == 4:
                 dests.add(lane)
-            elif 0 <= col + dc and 1 <= lane + dl <= lanes:
+            elif col + dc >= 0 and 1 <= lane + dl <= lanes:
                 todo.append((col + dc, lane + dl, OPPOSITE[b]))
     return seen, dests
 
