@@ -108,7 +108,7 @@ class CardSet:
         return tuple(c.copies for c in self.cards)
 
     def tile(self, card: str, facing: Facing) -> int:
-        return 2 * self.index[card] + FACINGS.index(facing)
+        return 2 * self.index[card] + (facing is Facing.START)
 
     def card_of(self, tile: int) -> RailCard:
         return self.cards[tile // 2]

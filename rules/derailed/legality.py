@@ -53,7 +53,7 @@ def canonical_tile(cards: CardSet, tile: int) -> int:
     return cards.canon[tile]
 
 
-def tiles_of(cards: CardSet, designs: set[int] | list[int]) -> list[int]:
+def tiles_of(cards: CardSet, designs: set[int] | list[int] | tuple[int, ...]) -> list[int]:
     """The distinct ways to lay these designs (one for a symmetric card, else two)."""
     out = []
     canon = cards.canon
@@ -62,6 +62,11 @@ def tiles_of(cards: CardSet, designs: set[int] | list[int]) -> list[int]:
         if canon[2 * design + 1] != 2 * design:
             out.append(2 * design + 1)
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _hand_tiles(cards: CardSet, hand: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(tiles_of(cards, hand))
 
 
 def tops(d: Data) -> list[int]:
@@ -140,7 +145,10 @@ def hand_designs(rules: Rules, d: Data, seat: int) -> list[int]:
 def plays(rules: Rules, d: Data) -> list[Action]:
     seat = d.turn
     cards = rules.cards
-    tiles = tiles_of(cards, hand_designs(rules, d, seat))
+    if rules.hands is Hands.TABLE:
+        tiles = tiles_of(cards, hand_designs(rules, d, seat))
+    else:
+        tiles = list(_hand_tiles(cards, d.hands[seat]))
     if not tiles:
         return []
     masks = open_sides(rules, d, seat)
@@ -304,7 +312,7 @@ def chance_outcomes(rules: Rules, d: Data) -> list[tuple[Action, float]]:
     if d.phase in (Phase.DEAL, Phase.DRAW):
         row = draw_table(rules.cards, rules.players)[drawer(rules, d)]
         size = d.deck_size
-        return [(row[i], n / size) for i, n in enumerate(d.deck) if n]
+        return [(draw, n / size) for draw, n in zip(row, d.deck, strict=True) if n]
     return []
 
 
