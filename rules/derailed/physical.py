@@ -2,11 +2,12 @@
 
 The mat, seen from above: the starting column of station cards on the left (west), the railway area
 of four card slots per lane (columns A-D), the destination column on the right (east); lane 1 is at
-the bottom. Rail cards lie along their lane (landscape), so a card's marker, printed upright on its
-face, reads a quarter turn clockwise when the card's top points to the destination column and
-three quarter turns when it points to the start. The deck and the discard pile lie right of the
-destination column; the deck is face down (nothing to read), the discard pile shows its top card
-once a card is discarded face up (laid like a railway card, top towards the destination).
+the bottom. One mat serves every player count: a game of fewer than 6 uses the lanes from 1 up.
+Rail cards lie along their lane (landscape), so a card's marker, printed upright on its face, reads
+a quarter turn clockwise when the card's top points to the destination column and three quarter
+turns when it points to the start. The deck and the discard pile lie right of the destination
+column; the deck is face down (nothing to read), the discard pile shows its top card once a card is
+discarded face up (laid like a railway card, top towards the destination).
 Marker ids: 0-3 are the mat's corners, 4-9 the station cards of companies A-F (two copies each),
 then one per rail card design, shared by its copies.
 """
@@ -44,6 +45,7 @@ FIRST_CARD_ID = FIRST_STATION_ID + len(COMPANIES)
 ROTATION = {Facing.DESTINATION: 1, Facing.START: 3}  # quarter turns clockwise of the marker
 DECK = "deck"
 DISCARD = "discard"
+MAX_LANES = 6
 
 
 def start_slot(lane: int) -> str:
@@ -106,9 +108,10 @@ def _card(name: str, kind: LocationKind, left_mm: float, top_mm: float) -> Locat
 
 
 @functools.cache
-def layout(players: int = 6) -> Layout:
-    """The mat for `players` lanes: station columns, the railway area, deck and discard slots."""
-    lanes = max(players, 2)
+def layout(players: int = MAX_LANES) -> Layout:
+    """One mat (784 x 488 mm) for 2 to 6 players, with its six lanes: the locations of the lanes
+    `players` uses (from lane 1 at the bottom), the deck and the discard pile."""
+    lanes = MAX_LANES
     rail_left = MARGIN_MM + CARD_LONG_MM + COLUMN_GAP_MM
     dest_left = rail_left + LENGTH * CARD_LONG_MM + (LENGTH - 1) * GAP_MM + COLUMN_GAP_MM
     piles_left = dest_left + CARD_LONG_MM + PILES_GAP_MM
@@ -119,7 +122,7 @@ def layout(players: int = 6) -> Layout:
         return height - MARGIN_MM - lane * CARD_SHORT_MM - (lane - 1) * GAP_MM
 
     locations: list[Location] = []
-    for lane in range(1, lanes + 1):
+    for lane in range(1, min(players, lanes) + 1):
         y = top_of(lane)
         locations.append(_card(start_slot(lane), LocationKind.SLOT, MARGIN_MM, y))
         for col in range(LENGTH):

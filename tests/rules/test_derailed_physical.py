@@ -53,6 +53,8 @@ def test_the_mat_holds_every_slot_inside_it_and_corners_clear_of_the_edge(player
     if players > 1:  # lane 1 at the bottom
         assert mat.location("A1").y_mm > mat.location("A2").y_mm
     assert f"A{players + 1}" not in names and "E1" not in names
+    assert (mat.width_mm, mat.height_mm) == (784.0, 488.0)  # one mat for every player count
+    assert mat.corner_markers == layout(6).corner_markers
 
 
 @pytest.mark.parametrize("players", range(2, 7))
