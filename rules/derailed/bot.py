@@ -33,7 +33,7 @@ def _distance(rules: Rules, d: Data, seat: int, on_top: list[int]) -> int:
 def _value(rules: Rules, d: Data, seat: int, play: act.Play) -> float:
     s = slot_index(play.slot, rules.players)
     assert s is not None
-    on_top = tops(d)
+    on_top = list(tops(d))
     covers = on_top[s] >= 0
     on_top[s] = canonical_tile(rules.cards, rules.cards.tile(play.card, play.facing))
     return -_distance(rules, d, seat, on_top) - 0.3 * covers

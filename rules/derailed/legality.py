@@ -42,6 +42,9 @@ def discard_table(cards: CardSet) -> tuple[act.Discard, ...]:
     return tuple(act.Discard(c.id) for c in cards.cards)
 
 
+_STATIONS = {(col, c): act.LayStation(col, COMPANIES[c]) for col in Column for c in range(6)}
+
+
 def company(seat: int) -> str:
     """Seat 0 plays company A, seat 1 company B, and so on."""
     return COMPANIES[seat]
@@ -55,23 +58,33 @@ def canonical_tile(cards: CardSet, tile: int) -> int:
 
 def tiles_of(cards: CardSet, designs: set[int] | list[int] | tuple[int, ...]) -> list[int]:
     """The distinct ways to lay these designs (one for a symmetric card, else two)."""
-    out = []
+    ways = _ways(cards)
+    return [t for design in sorted(set(designs)) for t in ways[design]]
+
+
+@functools.cache
+def _ways(cards: CardSet) -> tuple[tuple[int, ...], ...]:
+    """Per design, its distinct tiles."""
     canon = cards.canon
-    for design in sorted(set(designs)):
-        out.append(2 * design)
-        if canon[2 * design + 1] != 2 * design:
-            out.append(2 * design + 1)
-    return out
+    return tuple(
+        (2 * d,) if canon[2 * d + 1] == 2 * d else (2 * d, 2 * d + 1)
+        for d in range(len(cards.cards))
+    )
 
 
-@functools.lru_cache(maxsize=4096)
-def _hand_tiles(cards: CardSet, hand: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(tiles_of(cards, hand))
+_kept_stacks: tuple[tuple[int, ...], ...] = ()
+_kept_tops: tuple[int, ...] = ()
 
 
-def tops(d: Data) -> list[int]:
-    """The tile on top of each slot, -1 for an empty one."""
-    return [st[-1] if st else -1 for st in d.stacks]
+def tops(d: Data) -> tuple[int, ...]:
+    """The tile on top of each slot, -1 for an empty one (the last answer is kept, with the
+    railway area it was for)."""
+    global _kept_stacks, _kept_tops
+    stacks = d.stacks
+    if stacks is not _kept_stacks:
+        _kept_tops = tuple([st[-1] if st else -1 for st in stacks])
+        _kept_stacks = stacks
+    return _kept_tops
 
 
 # ------------------------------------------------------------------ turns
@@ -147,8 +160,9 @@ def plays(rules: Rules, d: Data) -> list[Action]:
     cards = rules.cards
     if rules.hands is Hands.TABLE:
         tiles = tiles_of(cards, hand_designs(rules, d, seat))
-    else:
-        tiles = list(_hand_tiles(cards, d.hands[seat]))
+    else:  # a hand is sorted: its distinct designs in order
+        ways = _ways(cards)
+        tiles = [t for design in dict.fromkeys(d.hands[seat]) for t in ways[design]]
     if not tiles:
         return []
     masks = open_sides(rules, d, seat)
@@ -308,7 +322,7 @@ def chance_outcomes(rules: Rules, d: Data) -> list[tuple[Action, float]]:
         column = column_to_lay(rules, d)
         laid = d.start if column is Column.START else d.dest
         left = [c for c in range(rules.players) if c not in laid]
-        return [(act.LayStation(column, COMPANIES[c]), 1 / len(left)) for c in left]
+        return [(_STATIONS[column, c], 1 / len(left)) for c in left]
     if d.phase in (Phase.DEAL, Phase.DRAW):
         row = draw_table(rules.cards, rules.players)[drawer(rules, d)]
         size = d.deck_size
