@@ -1,7 +1,6 @@
-"""A simple Derailed! player: lays the card that brings its own network nearest its destination.
+"""A simple Derailed! player: lays the card that brings its network nearest its destination."""
 
-It picks from `legal_actions()` only, so it serves the simulated table and the conformance tests.
-"""
+# It picks from `legal_actions()` only, so it serves the simulated table and the tests.
 
 from __future__ import annotations
 

@@ -1,9 +1,8 @@
-"""The railway area: slot names, neighbours, and which track sides a station's network reaches.
+"""The railway area: slot names, neighbours, and which track sides a station's network reaches."""
 
-Lanes are numbered from 1 at the south edge of the mat; columns A-D run from the starting column
-(west) to the destination column (east), so `A1` is the first slot of lane 1. A slot's index is
-`4 * (lane - 1) + column`.
-"""
+# Lanes are numbered from 1 at the south edge of the mat; columns A-D run from the starting
+# column (west) to the destination column (east), so `A1` is the first slot of lane 1. A slot's
+# index is `4 * (lane - 1) + column`.
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
-"""Who acts, and what they may do: each action's generator next to its "why not".
+"""Who acts, and what they may do: each action's generator next to its "why not"."""
 
-`why_not(rules, d, action)` returns None for a legal action, else the rule it breaks (and the
-detail); `legal_actions` lists exactly the actions for which it returns None.
-"""
+# `why_not(rules, d, action)` returns None for a legal action, else the rule it breaks (and the
+# detail); `legal_actions` lists exactly the actions for which it returns None.
 
 from __future__ import annotations
 

@@ -1,16 +1,16 @@
-"""Derailed! on a real table: the mat's slots in mm, a marker per card, and what lies where now.
+"""Derailed! on a real table: the mat's slots in mm, a marker per card, and what lies where now."""
 
-The mat, seen from above: the starting column of station cards on the left (west), the railway area
-of four card slots per lane (columns A-D), the destination column on the right (east); lane 1 is at
-the bottom. One mat serves every player count: a game of fewer than 6 uses the lanes from 1 up.
-Rail cards lie along their lane (landscape), so a card's marker, printed upright on its face, reads
-a quarter turn clockwise when the card's top points to the destination column and three quarter
-turns when it points to the start. The deck and the discard pile lie right of the destination
-column; the deck is face down (nothing to read), the discard pile shows its top card once a card is
-discarded face up (laid like a railway card, top towards the destination).
-Marker ids: 0-3 are the mat's corners, 4-9 the station cards of companies A-F (two copies each),
-then one per rail card design, shared by its copies.
-"""
+# The mat, seen from above: the starting column of station cards on the left (west), the railway
+# area of four card slots per lane (columns A-D), the destination column on the right (east); lane
+# 1 is at the bottom. One mat serves every player count: a game of fewer than 6 uses the lanes
+# from 1 up. Rail cards lie along their lane (landscape), so a card's marker, printed upright on
+# its face, reads a quarter turn clockwise when the card's top points to the destination column
+# and three quarter turns when it points to the start. The deck and the discard pile lie right of
+# the destination column; the deck is face down (nothing to read), the discard pile shows its top
+# card once a card is discarded face up (laid like a railway card, top towards the destination).
+#
+# Marker ids: 0-3 are the mat's corners, 4-9 the station cards of companies A-F (two copies each),
+# then one per rail card design, shared by its copies.
 
 from __future__ import annotations
 
