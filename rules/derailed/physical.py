@@ -23,17 +23,18 @@ from rules.derailed.state import Derailed
 from rules.physical import (
     Catalogue,
     CatalogueEntry,
-    CornerMarker,
     Layout,
     Location,
     LocationKind,
     Piece,
     PlacedPiece,
     TableObservation,
+    corner_margin_mm,
+    corner_markers,
 )
 
-MARGIN_MM = 40.0
 CORNER_MARKER_MM = 30.0
+MARGIN_MM = corner_margin_mm(CORNER_MARKER_MM)  # 46 mm: corner markers clear of the slots
 CARD_LONG_MM, CARD_SHORT_MM = 88.0, 63.0  # poker size; laid along the lane: 88 mm along it
 GAP_MM = 6.0  # between neighbouring slots of the grid
 COLUMN_GAP_MM = 20.0  # between a station column and the railway area
@@ -109,7 +110,7 @@ def _card(name: str, kind: LocationKind, left_mm: float, top_mm: float) -> Locat
 
 @functools.cache
 def layout(players: int = MAX_LANES) -> Layout:
-    """One mat (784 x 488 mm) for 2 to 6 players, with its six lanes: the locations of the lanes
+    """One mat (796 x 500 mm) for 2 to 6 players, with its six lanes: the locations of the lanes
     `players` uses (from lane 1 at the bottom), the deck and the discard pile."""
     lanes = MAX_LANES
     rail_left = MARGIN_MM + CARD_LONG_MM + COLUMN_GAP_MM
@@ -132,13 +133,7 @@ def layout(players: int = MAX_LANES) -> Layout:
         locations.append(_card(destination_slot(lane), LocationKind.SLOT, dest_left, y))
     locations.append(_card(DISCARD, LocationKind.SLOT, piles_left, top_of(1)))
     locations.append(_card(DECK, LocationKind.SLOT, piles_left, top_of(2)))
-    half = CORNER_MARKER_MM / 2 + 10  # 10 mm clear of the edge
-    corners = (
-        CornerMarker(0, half, half, CORNER_MARKER_MM),
-        CornerMarker(1, width - half, half, CORNER_MARKER_MM),
-        CornerMarker(2, width - half, height - half, CORNER_MARKER_MM),
-        CornerMarker(3, half, height - half, CORNER_MARKER_MM),
-    )
+    corners = corner_markers(width, height, CORNER_MARKER_MM)
     return Layout("derailed", width, height, tuple(locations), corners)
 
 

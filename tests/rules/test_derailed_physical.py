@@ -23,7 +23,7 @@ from rules.derailed.physical import (
     start_slot,
     station_piece,
 )
-from rules.physical import PlacedPiece
+from rules.physical import CORNER_EDGE_MM, PlacedPiece
 from rules.playout import Policy, choose
 
 
@@ -38,8 +38,9 @@ def test_the_mat_holds_every_slot_inside_it_and_corners_clear_of_the_edge(player
         assert (loc.w_mm, loc.h_mm) == (88.0, 63.0)  # a poker card along its lane
     assert [c.marker_id for c in mat.corner_markers] == [0, 1, 2, 3]
     for c in mat.corner_markers:
-        assert min(c.x_mm, mat.width_mm - c.x_mm) - c.size_mm / 2 == 10
-        assert min(c.y_mm, mat.height_mm - c.y_mm) - c.size_mm / 2 == 10
+        edge = CORNER_EDGE_MM + c.size_mm / 6  # the cut edge, the white quiet zone, the code
+        assert min(c.x_mm, mat.width_mm - c.x_mm) - c.size_mm / 2 == pytest.approx(edge)
+        assert min(c.y_mm, mat.height_mm - c.y_mm) - c.size_mm / 2 == pytest.approx(edge)
         for loc in mat.locations:  # no slot lies over a corner marker
             apart_x = abs(loc.x_mm - c.x_mm) >= (loc.w_mm + c.size_mm) / 2
             apart_y = abs(loc.y_mm - c.y_mm) >= (loc.h_mm + c.size_mm) / 2
@@ -53,7 +54,7 @@ def test_the_mat_holds_every_slot_inside_it_and_corners_clear_of_the_edge(player
     if players > 1:  # lane 1 at the bottom
         assert mat.location("A1").y_mm > mat.location("A2").y_mm
     assert f"A{players + 1}" not in names and "E1" not in names
-    assert (mat.width_mm, mat.height_mm) == (784.0, 488.0)  # one mat for every player count
+    assert (mat.width_mm, mat.height_mm) == (796.0, 500.0)  # one mat for every player count
     assert mat.corner_markers == layout(6).corner_markers
 
 
