@@ -77,11 +77,11 @@ def _from_a_phone(state: State, action: Action, referee: Referee) -> bool:
 
 def _stretch(
     state: State, rng: random.Random, shown: int, referee: Referee
-) -> tuple[list[Action], list[frozenset[str]]] | None:
+) -> tuple[list[Action], list[dict[str, Pieces]]] | None:
     """Play until `shown` actions that show on the table were taken (chance by the digital deck);
     None when an input nothing waits for comes first (it would come from a phone)."""
     taken: list[Action] = []
-    placed: list[frozenset[str]] = []  # where each action that shows on the table changed it
+    placed: list[dict[str, Pieces]] = []  # what each action that shows on the table put where
     while len(placed) < shown and not state.is_over:
         action = state.parse_action(choose(state, rng, Policy.BOT))
         if _from_a_phone(state, action, referee):
@@ -92,7 +92,11 @@ def _stretch(
         if action.VISIBILITY is Visibility.TABLE:
             after = referee.table_of(state)
             placed.append(
-                frozenset(n for n in set(before) | set(after) if before.get(n) != after.get(n))
+                {
+                    n: after.get(n, ())
+                    for n in set(before) | set(after)
+                    if before.get(n) != after.get(n)
+                }
             )
         _resolve(state)
     return (taken, placed) if placed else None
@@ -189,9 +193,11 @@ def cases(
         truth = list(state.history[mark:])
         want = _key(state)
         after = referee.table_of(state)
-        net = {n for n in set(before) | set(after) if before.get(n) != after.get(n)}
-        # a piece placed and moved on before the table settled leaves no trace of its placing
-        in_transit = any(not places & net for places in stretch[1])
+        # a piece placed and moved on (or covered by another) before the table settled leaves no
+        # trace of its placing: nothing it put anywhere still lies there
+        in_transit = any(
+            all(after.get(n, ()) != put for n, put in places.items()) for places in stretch[1]
+        )
         while len(state.history) > mark:
             state.undo()
         observation = Observation.exact(

@@ -30,6 +30,7 @@ from firmware_bridge.messages import Color, Square
 from rules.core import Visibility
 from rules.physical import Catalogue, Layout, TableObservation
 from rules.registry import game_info
+from vision.lens import load_lens
 from vision.pipeline import VisionPipeline
 from vision.readings import Stability
 from vision.render import Conditions, Hand, TableRenderer, View
@@ -226,8 +227,18 @@ class TableService:
             self.camera_health.set("none", "no camera configured")
         else:
             self.camera = RealCamera(self.settings.camera)
-            self.pipeline = VisionPipeline(board_geometry(layout, catalogue), stickers(catalogue))
-            self.camera_health.set("connecting", f"opening camera {self.settings.camera!r}")
+            try:
+                lens = load_lens(self.settings.data_dir, self.settings.camera)
+            except ValueError as error:
+                log.warning("camera lens: %s; measuring it from the mat instead", error)
+                lens = None
+            self.pipeline = VisionPipeline(
+                board_geometry(layout, catalogue), stickers(catalogue), lens=lens
+            )
+            kept = "its lens as measured" if lens is not None else "its lens measured from the mat"
+            self.camera_health.set(
+                "connecting", f"opening camera {self.settings.camera!r} ({kept})"
+            )
 
     def _stop_inputs(self) -> None:
         """Let go of the camera, the board link and the simulated table (a new mat follows)."""

@@ -40,7 +40,7 @@ def stickers(catalogue: Catalogue, copies: dict[int, int] | None = None) -> tupl
     """As many stickers of each catalogue entry as the game has pieces (or `copies[id]`)."""
     copies = copies or {e.marker_id: e.copies for e in catalogue.entries}
     return tuple(
-        Sticker(e.marker_id, e.label, e.size_mm, copies.get(e.marker_id, 1))
+        Sticker(e.marker_id, e.label, e.size_mm, copies.get(e.marker_id, 1), e.height_mm)
         for e in catalogue.entries
     )
 

@@ -46,6 +46,35 @@ class CornerMarker:
     size_mm: float
 
 
+QUIET_CELLS = 1  # white cells around a printed marker: 1/6 of its side for a 4x4 code
+CORNER_EDGE_MM = 3.0  # from the mat's cut edge to a corner marker's white quiet zone
+CORNER_CLEAR_MM = 3.0  # between a corner marker's quiet zone and any location
+
+
+def corner_footprint_mm(size_mm: float) -> float:
+    """The side a corner marker takes on the mat: the code and its white quiet zone."""
+    return size_mm * (6 + 2 * QUIET_CELLS) / 6
+
+
+def corner_markers(
+    width_mm: float, height_mm: float, size_mm: float
+) -> tuple[CornerMarker, CornerMarker, CornerMarker, CornerMarker]:
+    """The four corner markers, ids 0-3 from the top left clockwise, each with its quiet zone
+    `CORNER_EDGE_MM` in from the mat's edges (the layout's margin must leave room for it)."""
+    half = CORNER_EDGE_MM + corner_footprint_mm(size_mm) / 2
+    return (
+        CornerMarker(0, half, half, size_mm),
+        CornerMarker(1, width_mm - half, half, size_mm),
+        CornerMarker(2, width_mm - half, height_mm - half, size_mm),
+        CornerMarker(3, half, height_mm - half, size_mm),
+    )
+
+
+def corner_margin_mm(size_mm: float) -> float:
+    """The least margin around a mat's locations that keeps its corner markers clear of them."""
+    return CORNER_EDGE_MM + corner_footprint_mm(size_mm) + CORNER_CLEAR_MM
+
+
 @dataclass(frozen=True)
 class Layout:
     """The mat: its size, its locations and the four corner markers that calibrate the camera."""
@@ -83,6 +112,8 @@ class CatalogueEntry:
     2 for a straight track (turned half round it is the same track), 1 for a token. `copies` is
     how many of the piece the game has, so how many stickers to print. `magnetic` pieces carry a
     magnet, so the sensor board under the mat feels them (minecarts, wagons, the Rock).
+    `height_mm` is how high the marker sits above the mat (a minecart's top): a camera that
+    looks at the mat at a slant sees a tall piece's marker away from its square.
     """
 
     marker_id: int
@@ -92,6 +123,7 @@ class CatalogueEntry:
     rotations: int = 4
     copies: int = 1
     magnetic: bool = False
+    height_mm: float = 0.0
 
     def same_rotation(self, a: int, b: int) -> bool:
         return (a - b) % self.rotations == 0

@@ -9,12 +9,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules import minewagons, offtherails, trickoftherails
+from rules import derailed, minewagons, offtherails, trickoftherails
 from rules.core import BadOptions, GameInfo, State, resolve_options
 
 GAMES: dict[str, GameInfo] = {
     info.name: info
-    for info in (offtherails.GAME_INFO, trickoftherails.GAME_INFO, minewagons.GAME_INFO)
+    for info in (
+        offtherails.GAME_INFO,
+        trickoftherails.GAME_INFO,
+        derailed.GAME_INFO,
+        minewagons.GAME_INFO,
+    )
 }
 
 

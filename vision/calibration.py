@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -53,6 +54,41 @@ class Calibration:
         """Raw frame pixels (N, 2) to mat millimetres."""
         ideal = pts_px if self.lens is None else self.lens.undistort(pts_px)
         return project(self.image_to_mat, ideal)
+
+    def camera_mm(self, frame_size: tuple[int, int]) -> tuple[float, float, float]:
+        """Where the camera's lens is in mat millimetres: x, y over the mat and its height.
+
+        The focal length follows from the homography (a plane seen at a slant fixes it, with the
+        lens centre at the frame's centre); when the view is too square-on to tell, a measured
+        lens's focal length, else a Pi camera module's (0.85 of the frame's width).
+        """
+        w, h = frame_size
+        cx, cy = w / 2, h / 2
+        fallback = 0.85 * w
+        if self.lens is not None and not self.lens.is_ideal:
+            cx, cy = self.lens.cx, self.lens.cy
+            if self.lens.fx != math.hypot(*self.lens.size) / 2:  # a measured lens, not fitted
+                fallback = self.lens.fx
+        centred = np.array([[1, 0, -cx], [0, 1, -cy], [0, 0, 1.0]]) @ self.mat_to_image
+        a, b = centred[:, 0], centred[:, 1]
+        u = np.array([a[0] * b[0] + a[1] * b[1], a[0] ** 2 + a[1] ** 2 - b[0] ** 2 - b[1] ** 2])
+        v = np.array([a[2] * b[2], a[2] ** 2 - b[2] ** 2])
+        inverse_f2 = -float(u @ v) / float(u @ u)
+        f = 1 / math.sqrt(inverse_f2) if inverse_f2 > 0 else fallback
+        # a slant too small to fix f: the perspective terms barely show
+        slant = math.hypot(a[2], b[2]) * f / max(float(np.linalg.norm(a[:2])), 1e-9)
+        if not 0.3 * w <= f <= 4 * w or slant < 0.05:
+            f = fallback
+        m = np.diag([1 / f, 1 / f, 1.0]) @ centred
+        scale = 2 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+        r1, r2, t = m[:, 0] * scale, m[:, 1] * scale, m[:, 2] * scale
+        if t[2] < 0:
+            r1, r2, t = -r1, -r2, -t
+        rotation = np.stack([r1, r2, np.cross(r1, r2)], axis=1)
+        u_, _, vt = np.linalg.svd(rotation)
+        rotation = u_ @ vt
+        x, y, z = (-rotation.T @ t).tolist()
+        return float(x), float(y), abs(float(z))
 
     def px_per_mm(self, board: BoardGeometry) -> float:
         """Mean image scale over the mat (pixels per millimetre)."""

@@ -3,6 +3,7 @@ not a marker (a hand) covers it, or that it is plain mat."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -71,10 +72,19 @@ class LocationDecoder:
         mat_white: float,
         settings: DecodeSettings = DecodeSettings(),
         mat_bgr: tuple[float, float, float] | None = None,
+        marker_heights: Mapping[int, float] | None = None,
+        camera_mm: tuple[float, float, float] | None = None,
     ) -> None:
         self.board = board
         self.warper = warper
         self.marker_sizes = marker_sizes
+        # Tall pieces: a marker `marker_heights[id]` mm above the mat, seen from a camera at
+        # `camera_mm`, lies away from its square on the picture; it is looked for there, and
+        # put back on its square (parallax).
+        self.marker_heights = {k: v for k, v in (marker_heights or {}).items() if v > 0}
+        self.camera_mm = camera_mm if camera_mm is not None and camera_mm[2] > 0 else None
+        self._tallest = max(self.marker_heights.values(), default=0.0)
+        self._foreign: list[DetectedMarker] = []  # per decode: neighbours' tall tops seen here
         self.mat_white = mat_white
         self.settings = settings
         self.gains = white_balance_gains(mat_bgr)
@@ -86,11 +96,13 @@ class LocationDecoder:
         s = self.settings
         crop = self.warper.crop(frame, rect, s.px_per_mm, s.margin_mm)
         gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-        found = self._markers(gray, rect)
+        self._foreign = []
+        found = self._markers(gray, rect, rect)
         if not found:
             # a small marker under a soft lens: try once more on a sharpened crop
             soft = cv2.GaussianBlur(gray, (0, 0), 2.0)
-            found = self._markers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0), rect)
+            found = self._markers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0), rect, rect)
+        found += self._tall_markers(frame, rect, {m.marker_id for m, _ in found})
         markers = tuple(sorted(m for m, _ in found))
         area = self._area_mask(crop.shape[:2], rect)
         if local_white is not None and self._glare(
@@ -99,7 +111,7 @@ class LocationDecoder:
             return LocationReading(rect.name, LocationState.OCCLUDED, (), "glare")
         wb = balance(crop, self.gains)
         luma = cv2.cvtColor(wb, cv2.COLOR_BGR2YCrCb)[..., 0].astype(np.float32) + 1.0
-        cover = self._cover(wb, luma, [d for _, d in found]) & area
+        cover = self._cover(wb, luma, [d for _, d in found] + self._foreign) & area
         covered = float(np.count_nonzero(cover)) / max(1, int(np.count_nonzero(area)))
         if covered > s.max_cover:
             return LocationReading(rect.name, LocationState.OCCLUDED, markers, "covered")
@@ -111,18 +123,64 @@ class LocationDecoder:
             return LocationReading(rect.name, LocationState.EMPTY)
         return LocationReading(rect.name, LocationState.OCCLUDED, (), "covered")
 
-    def _markers(self, gray: Image, rect: Rect) -> list[tuple[MarkerReading, DetectedMarker]]:
-        """Markers of the game, about their printed size, centred in `rect`, in a crop of it."""
+    def _tall_markers(
+        self, frame: Image, rect: Rect, known: set[int]
+    ) -> list[tuple[MarkerReading, DetectedMarker]]:
+        """Tall pieces' markers on `rect` that parallax carries out of its crop: looked for where
+        the tallest piece's top appears, and given in the location's own crop's pixels."""
+        if self.camera_mm is None or not self._tallest:
+            return []
+        cx, cy, height = self.camera_mm
+        k = self._tallest / (height - self._tallest)
+        dx, dy = (rect.x_mm - cx) * k, (rect.y_mm - cy) * k
+        if math.hypot(dx, dy) < 2.0:
+            return []  # the location's own crop and margin hold it
+        s = self.settings
+        seen_at = Rect(rect.name, rect.x_mm + dx, rect.y_mm + dy, rect.w_mm, rect.h_mm)
+        crop = self.warper.crop(frame, seen_at, s.px_per_mm, s.margin_mm)
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        out = []
+        shift = np.array([dx, dy], np.float32) * s.px_per_mm
+        for reading, m in self._markers(gray, seen_at, rect, tall_only=True):
+            if reading.marker_id not in known:
+                out.append((reading, DetectedMarker(m.marker_id, m.corners + shift)))
+        return out
+
+    def _on_mat(self, marker_id: int, x_mm: float, y_mm: float) -> tuple[float, float]:
+        """Where a marker seen at (x, y) on the mat's plane stands: a tall piece's top is seen
+        pushed away from the camera; its foot is nearer the point under the camera."""
+        height = self.marker_heights.get(marker_id, 0.0)
+        if self.camera_mm is None or not height:
+            return x_mm, y_mm
+        cx, cy, camera_height = self.camera_mm
+        f = (camera_height - height) / camera_height
+        return cx + (x_mm - cx) * f, cy + (y_mm - cy) * f
+
+    def _markers(
+        self, gray: Image, crop_rect: Rect, rect: Rect, tall_only: bool = False
+    ) -> list[tuple[MarkerReading, DetectedMarker]]:
+        """Markers of the game, about their printed size, standing in `rect`, in a crop of
+        `crop_rect` (the same, or where a tall piece's top is seen)."""
         s = self.settings
         markers = []
         for m in detect(self._detector, gray):
             size = self.marker_sizes.get(m.marker_id)
-            if size is None or abs(m.side_px / s.px_per_mm / size - 1) > s.size_tolerance:
+            if size is None or (tall_only and m.marker_id not in self.marker_heights):
+                continue
+            height = self.marker_heights.get(m.marker_id, 0.0)
+            if self.camera_mm is not None and height:
+                size *= self.camera_mm[2] / (self.camera_mm[2] - height)  # nearer, bigger
+            if abs(m.side_px / s.px_per_mm / size - 1) > s.size_tolerance:
                 continue
             cx, cy = m.centre
-            x_mm = rect.x0 - s.margin_mm + cx / s.px_per_mm
-            y_mm = rect.y0 - s.margin_mm + cy / s.px_per_mm
+            x_mm, y_mm = self._on_mat(
+                m.marker_id,
+                crop_rect.x0 - s.margin_mm + cx / s.px_per_mm,
+                crop_rect.y0 - s.margin_mm + cy / s.px_per_mm,
+            )
             if not rect.contains(x_mm, y_mm):
+                if height and not tall_only:
+                    self._foreign.append(m)  # a neighbour's tall piece, leaning over this one
                 continue
             conf = bit_confidence(gray, m, self.board.family)
             reading = MarkerReading(

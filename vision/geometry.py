@@ -130,9 +130,11 @@ class BoardGeometry:
 
 @dataclass(frozen=True)
 class Sticker:
-    """One printed piece marker: id, the label a human reads, side length in mm, how many."""
+    """One printed piece marker: id, the label a human reads, side length in mm, how many, and
+    how high it sits above the mat (on a tall piece's top)."""
 
     marker_id: int
     label: str
     size_mm: float
     copies: int = 1
+    height_mm: float = 0.0

@@ -18,6 +18,7 @@ from vision.calibration import CalibrationEvent, Calibrator
 from vision.change import ChangeThresholds, compare, motion_counts
 from vision.decode import DecodeSettings, LocationDecoder
 from vision.geometry import BoardGeometry, Sticker
+from vision.lens import Lens
 from vision.markers import Image
 from vision.readings import (
     CalibrationState,
@@ -51,16 +52,18 @@ class VisionPipeline:
         board: BoardGeometry,
         stickers: Iterable[Sticker],
         settings: PipelineSettings = PipelineSettings(),
+        lens: Lens | None = None,
     ) -> None:
         self.board = board
-        self.marker_sizes = {
-            s.marker_id: s.size_mm for s in stickers if s.marker_id not in board.corner_ids
-        }
+        pieces = [s for s in stickers if s.marker_id not in board.corner_ids]
+        self.marker_sizes = {s.marker_id: s.size_mm for s in pieces}
+        self.marker_heights = {s.marker_id: s.height_mm for s in pieces if s.height_mm > 0}
         self.settings = settings
-        self.calibrator = Calibrator(board)
+        self.calibrator = Calibrator(board, lens=lens)
         self.stabiliser = Stabiliser(settings.still_frames)
         self.warper: BoardWarper | None = None
         self.decoder: LocationDecoder | None = None
+        self._camera_mm: tuple[float, float, float] | None = None
         self.last_view: SettledView | None = None
         self.moving: frozenset[str] = frozenset()
         self._frame_index = -1
@@ -148,6 +151,7 @@ class VisionPipeline:
     def _start_calibration(self, frame_size: tuple[int, int]) -> None:
         cal = self.calibrator.calibration
         assert cal is not None
+        self._camera_mm = cal.camera_mm(frame_size) if self.marker_heights else None
         self.warper = BoardWarper(self.board, cal, frame_size, self.settings.cell_mm)
         self._prev = None
         self._ref = None
@@ -185,6 +189,8 @@ class VisionPipeline:
             mat_white,
             self.settings.decode,
             mat_bgr=self.warper.mat_colour(frame),
+            marker_heights=self.marker_heights,
+            camera_mm=self._camera_mm,
         )
         if full:
             to_decode = set(boxes.names)

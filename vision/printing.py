@@ -8,7 +8,6 @@ needs nothing beyond OpenCV and numpy.
 
 from __future__ import annotations
 
-import math
 import struct
 import textwrap
 import zlib
@@ -75,26 +74,51 @@ def _scale_bar(img: Image, x_mm: float, y_mm: float, s: float) -> None:
     _text(img, "50 mm", x_mm + 52, y_mm + 1, 2.5, s)
 
 
+def seams(length_mm: float, tile_mm: float, keep_whole: list[tuple[float, float]]) -> list[float]:
+    """Where to cut a mat `length_mm` long into tiles at most `tile_mm` long, never through an
+    interval of `keep_whole` (a corner marker with its quiet zone: taped across a seam it may not
+    read). Returns the tiles' start positions, beginning with 0."""
+    starts = [0.0]
+    while length_mm - starts[-1] > tile_mm:
+        cut = starts[-1] + tile_mm
+        for lo, hi in sorted(keep_whole, reverse=True):
+            if lo < cut < hi:
+                cut = lo  # end the tile before the marker: the next one holds it whole
+        if cut <= starts[-1] + 1.0:
+            raise ValueError(f"a tile of {tile_mm:g} mm cannot hold what must not be cut")
+        starts.append(cut)
+    return starts
+
+
 def mat_pages(board: BoardGeometry, settings: PrintSettings = PrintSettings()) -> list[Page]:
     """The mat cut into A4 tiles (whichever orientation needs fewer pages), each with a cut line
-    around its part, its place in the grid of tiles, and a scale bar."""
+    around its part, its place in the grid of tiles, and a scale bar. No seam crosses a corner
+    marker or its quiet zone."""
     m = settings.margin_mm
+    cells = board.family.bits + 2
+    whole_x, whole_y = [], []
+    for corner in board.corners:
+        half = corner.size_mm * (cells + 2) / cells / 2 + 2.0
+        whole_x.append((corner.x_mm - half, corner.x_mm + half))
+        whole_y.append((corner.y_mm - half, corner.y_mm + half))
     best = None
     for landscape in (False, True):
         pw, ph = A4_MM[::-1] if landscape else A4_MM
         cw, ch = pw - 2 * m, ph - 2 * m - 8  # 8 mm more at the top for the caption
-        cols, rows = math.ceil(board.width_mm / cw), math.ceil(board.height_mm / ch)
-        if best is None or cols * rows < best[0]:
-            best = (cols * rows, landscape, cw, ch, cols, rows)
+        xs = seams(board.width_mm, cw, whole_x)
+        ys = seams(board.height_mm, ch, whole_y)
+        if best is None or len(xs) * len(ys) < best[0]:
+            best = (len(xs) * len(ys), landscape, xs, ys)
     assert best is not None
-    _, landscape, cw, ch, cols, rows = best
+    _, landscape, xs, ys = best
+    cols, rows = len(xs), len(ys)
     s = settings.px_per_mm
     pages = []
     for r in range(rows):
         for c in range(cols):
-            ox, oy = c * cw, r * ch
-            w = min(cw, board.width_mm - ox)
-            h = min(ch, board.height_mm - oy)
+            ox, oy = xs[c], ys[r]
+            w = (xs[c + 1] if c + 1 < cols else board.width_mm) - ox
+            h = (ys[r + 1] if r + 1 < rows else board.height_mm) - oy
             page = _blank(settings, landscape)
             part = draw_mat(board, s, origin_mm=(ox, oy), size_mm=(w, h), background=255)
             top = m + 8

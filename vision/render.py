@@ -38,6 +38,7 @@ class PlacedMarker:
     dx_mm: float = 0.0
     dy_mm: float = 0.0
     skew_deg: float = 0.0
+    height_mm: float = 0.0  # the sticker on the piece's top, this far above the mat
 
 
 TableContent = Mapping[str, tuple[PlacedMarker, ...]]
@@ -59,6 +60,7 @@ class View:
     quad: tuple[tuple[float, float], ...]
     k1: float = 0.0
     focal_px: float = 0.0
+    camera_mm: tuple[float, float, float] | None = None  # known for `View.camera` views
 
     @property
     def lens(self) -> Lens:
@@ -78,7 +80,8 @@ class View:
         focal_px: float = 0.0,
     ) -> View:
         """A pinhole camera over the mat's centre, pitched `tilt_deg` from looking straight down
-        (the far edge smaller), as far away as lets the mat fill `fill` of the frame's height."""
+        (leaning out over the mat's top edge, which looks larger), aimed at the mat's centre, as
+        far away as keeps the whole mat within `fill` of the frame from its centre."""
         f = focal_px or 0.85 * width
         t = math.radians(tilt_deg)
         w2, h2 = board.width_mm / 2, board.height_mm / 2
@@ -86,7 +89,7 @@ class View:
         def quad_at(distance: float) -> list[tuple[float, float]]:
             out = []
             for x, y in ((-w2, -h2), (w2, -h2), (w2, h2), (-w2, h2)):
-                # camera axes: pitched about the mat's x axis; the mat's top edge is the far one
+                # camera axes: pitched about the mat's x axis; the mat's top edge comes nearer
                 yc = y * math.cos(t)
                 zc = distance + y * math.sin(t)
                 out.append((width / 2 + f * x / zc, height / 2 + f * yc / zc))
@@ -96,12 +99,13 @@ class View:
         for _ in range(60):
             mid = (lo + hi) / 2
             q = quad_at(mid)
-            span = max(p[1] for p in q) - min(p[1] for p in q)
-            lo, hi = (mid, hi) if span > fill * height else (lo, mid)
-        q = quad_at(hi)
-        dy = height / 2 - (max(p[1] for p in q) + min(p[1] for p in q)) / 2
-        quad = tuple((px, py + dy) for px, py in q)
-        return View(width, height, quad, k1, focal_px)
+            reach_y = max(abs(p[1] - height / 2) for p in q) / (height / 2)
+            reach_x = max(abs(p[0] - width / 2) for p in q) / (width / 2)
+            lo, hi = (mid, hi) if max(reach_x, reach_y) > fill else (lo, mid)
+        quad = tuple(quad_at(hi))
+        # the lens in mat millimetres: over the mat's centre line, pulled back by the tilt
+        camera = (w2, h2 - hi * math.sin(t), hi * math.cos(t))
+        return View(width, height, quad, k1, focal_px, camera)
 
     @staticmethod
     def overhead(
@@ -248,15 +252,23 @@ class TableRenderer:
             self._mat = draw_mat(self.board, self.px_per_mm, labels=self.mat_labels)
         return self._mat
 
-    def table_image(self, content: TableContent) -> Image:
-        """The mat with every piece in `content` drawn on it (mat space, BGR)."""
-        key = freeze(content)
+    def table_image(
+        self, content: TableContent, camera_mm: tuple[float, float, float] | None = None
+    ) -> Image:
+        """The mat with every piece in `content` drawn on it (mat space, BGR). A tall piece's top
+        is drawn where the camera at `camera_mm` sees it on the mat's plane: pushed away from
+        the camera and enlarged by parallax."""
+        frozen = freeze(content)
+        key = (frozen, camera_mm)
         if key != self._table_key or self._table is None:
             img = self.mat_image().copy()
-            for name, pieces in key:
+            for name, pieces in frozen:
                 loc = self.board.location(name)
                 for piece in pieces:
-                    draw_piece(img, piece, loc.x_mm, loc.y_mm, self.px_per_mm, self.board.family)
+                    x, y = loc.x_mm, loc.y_mm
+                    if piece.height_mm and camera_mm is not None:
+                        piece, x, y = seen_top(piece, x, y, camera_mm)
+                    draw_piece(img, piece, x, y, self.px_per_mm, self.board.family)
             self._table_key, self._table = key, img
         return self._table
 
@@ -313,7 +325,7 @@ class TableRenderer:
         light = cond.light
         key = (freeze(content), view, light, cond.shadows, cond.glare)
         if key != self._camera_key or self._camera is None:
-            table = self.table_image(content)
+            table = self.table_image(content, view.camera_mm)
             scale = np.diag([1 / self.px_per_mm, 1 / self.px_per_mm, 1.0])
             h = self.mat_to_image(view) @ scale
             cam = cv2.warpPerspective(
@@ -330,6 +342,20 @@ class TableRenderer:
                 cam = bend(cam, view.lens)
             self._camera_key, self._camera = key, apply_light(cam, light)
         return self._camera
+
+
+def seen_top(
+    piece: PlacedMarker, x_mm: float, y_mm: float, camera_mm: tuple[float, float, float]
+) -> tuple[PlacedMarker, float, float]:
+    """A tall piece's top as the camera sees it on the mat's plane: the piece (offsets folded
+    in, sizes enlarged) and where on the mat to draw it, so that it stays a plane drawing."""
+    cx, cy, height = camera_mm
+    k = height / (height - piece.height_mm)
+    px, py = x_mm + piece.dx_mm, y_mm + piece.dy_mm
+    seen = replace(
+        piece, size_mm=piece.size_mm * k, body_mm=piece.body_mm * k, dx_mm=0.0, dy_mm=0.0
+    )
+    return seen, cx + (px - cx) * k, cy + (py - cy) * k
 
 
 def _mat_coordinates(h_mat_to_image: NDArray[np.float64], size: tuple[int, int]) -> Image:

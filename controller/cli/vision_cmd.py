@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from pathlib import Path
 
 from controller.cli._types import Subparsers
@@ -17,10 +18,28 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         "markers",
         help="write the printable mat and piece stickers of a game (A4, true scale, PDF and PNG)",
     )
-    markers.add_argument("game", help="game name, e.g. offtherails")
+    markers.add_argument(
+        "game", help="game name, e.g. offtherails; or charuco: the sheet that measures a lens"
+    )
     markers.add_argument("--out", type=_out_folder, required=True, help="folder to write into")
     markers.add_argument("--dpi", type=_dpi, default=300, help="print resolution, 72 to 1200")
     markers.set_defaults(handler=_markers)
+
+    camera = commands.add_parser("camera", help="the camera's lens, measured once and kept")
+    actions = camera.add_subparsers(dest="camera_action", required=True, metavar="ACTION")
+    calibrate = actions.add_parser(
+        "calibrate",
+        help="measure the lens from the printed ChArUco sheet (railtable markers charuco) "
+        "held in front of the camera; kept in the data folder under the camera's name",
+    )
+    calibrate.add_argument("--source", required=True, help="the camera: 0, /dev/video0, a URL")
+    calibrate.add_argument(
+        "--data", type=_out_folder, default=None, help="the service's data folder (its default)"
+    )
+    calibrate.add_argument(
+        "--seconds", type=_seconds, default=180.0, help="give up after this long (default 180)"
+    )
+    calibrate.set_defaults(handler=_camera_calibrate)
 
     bench = benches.add_parser(
         "vision",
@@ -62,9 +81,78 @@ def _dpi(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 1 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"{value:g} is not within 1 to 3600 seconds")
+    return value
+
+
+def _camera_calibrate(args: argparse.Namespace) -> int:
+    import time
+
+    from controller.config import Config
+    from vision.charuco import Collector, find_sheet, measure_lens
+    from vision.lens import save_lens
+    from vision.sources import CameraSource, camera_address
+
+    data = args.data or Config().data_dir
+    source = CameraSource(camera_address(args.source))
+    deadline = time.monotonic() + args.seconds
+    collector: Collector | None = None
+    said = ""
+    print(
+        "Hold the printed sheet (railtable markers charuco) flat in front of the camera, "
+        "in turn near each corner of the view, then tilted; keep it still a moment each time.",
+        flush=True,
+    )
+    try:
+        while not (collector is not None and collector.done):
+            if time.monotonic() > deadline:
+                kept = 0 if collector is None else len(collector.views)
+                raise TimeoutError(
+                    f"only {kept} good views of the sheet in {args.seconds:g} s; "
+                    "is the sheet in view, flat and well lit?"
+                )
+            frame = source.read()
+            if frame is None:
+                if source.reason != said:
+                    said = source.reason
+                    print(f"camera: {said}", flush=True)
+                time.sleep(0.2)
+                continue
+            image = frame.image
+            if collector is None:
+                collector = Collector((image.shape[1], image.shape[0]))
+            if collector.offer(find_sheet(image)) or collector.advice() != said:
+                said = collector.advice()
+                print(said, flush=True)
+        assert collector is not None
+        lens, rms = measure_lens(collector.views, collector.size)
+    finally:
+        source.close()
+    if rms > 1.5:
+        raise ValueError(
+            f"the lens fits the views only to {rms:.2f} px (over 1.5): hold the sheet flat and "
+            "still, and run it again"
+        )
+    path = save_lens(Path(data), args.source, lens)
+    k1, k2 = lens.distortion[:2]
+    print(
+        f"lens measured from {len(collector.views)} views, fit {rms:.2f} px: focal "
+        f"{lens.fx:.0f} px, k1 {k1:+.3f}, k2 {k2:+.3f}; kept in {path}"
+    )
+    return 0
+
+
 def _markers(args: argparse.Namespace) -> int:
     import rules
 
+    if args.game == "charuco":
+        return _charuco_sheet(args)
     info = rules.game_info(args.game)  # an unknown game: one line naming the known ones
     if info.layout is None or info.catalogue is None:
         raise ValueError(f"{info.title} has no physical form to print")
@@ -75,6 +163,24 @@ def _markers(args: argparse.Namespace) -> int:
     paths = write_markers(layout, catalogue, args.out, args.game, args.dpi)
     for path in paths:
         print(path)
+    return 0
+
+
+def _charuco_sheet(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.charuco import sheet_image
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / "charuco-sheet.png"
+    image = sheet_image(args.dpi / 25.4)
+    if not cv2.imwrite(str(path), image):
+        raise OSError(f"could not write {path}")
+    print(path)
+    print(
+        f"print it at {args.dpi} dpi, true scale (the squares measure 25 mm), and glue it on card",
+        file=sys.stderr,
+    )
     return 0
 
 

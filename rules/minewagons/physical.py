@@ -55,6 +55,9 @@ class TableSizes:
     rock_marker_mm: float
 
 
+PIECE_HEIGHT_MM = {"wagon": 25.0, "rock": 20.0}  # their stickers, on top, above the mat
+
+
 @functools.cache
 def sizes() -> TableSizes:
     text = resources.files("rules.minewagons").joinpath("data/board.json").read_text()
@@ -83,7 +86,8 @@ def _entry(
     marker_id: int, piece: Piece, label: str, size: float, rotations: int, copies: int
 ) -> CatalogueEntry:
     magnetic = piece.kind in ("wagon", "rock")  # each carries a magnet for the sensor board
-    return CatalogueEntry(marker_id, piece, label, size, rotations, copies, magnetic)
+    height = PIECE_HEIGHT_MM.get(piece.kind, 0.0)
+    return CatalogueEntry(marker_id, piece, label, size, rotations, copies, magnetic, height)
 
 
 @functools.cache

@@ -25,17 +25,19 @@ from rules.offtherails.state import CartStatus, OffTheRails
 from rules.physical import (
     Catalogue,
     CatalogueEntry,
-    CornerMarker,
     Layout,
     Location,
     LocationKind,
     Piece,
     PlacedPiece,
     TableObservation,
+    corner_margin_mm,
+    corner_markers,
 )
 
-MARGIN_MM = 40.0
 CORNER_MARKER_MM = 30.0
+MINECART_HEIGHT_MM = 30.0  # a minecart's sticker, on its top, above the mat
+MARGIN_MM = corner_margin_mm(CORNER_MARKER_MM)  # 46 mm: corner markers clear of squares
 SLOT_W_MM, SLOT_H_MM = 63.0, 88.0  # a standard card
 REVEAL_SLOT = "reveal"
 
@@ -75,8 +77,11 @@ def catalogue() -> Catalogue:
 
     def add(piece: Piece, label: str, size: float, rotations: int = 4, copies: int = 1) -> None:
         magnetic = piece.kind == "minecart"  # each minecart carries a magnet for the sensor board
+        height = MINECART_HEIGHT_MM if piece.kind == "minecart" else 0.0
         entries.append(
-            CatalogueEntry(4 + len(entries), piece, label, size, rotations, copies, magnetic)
+            CatalogueEntry(
+                4 + len(entries), piece, label, size, rotations, copies, magnetic, height
+            )
         )
 
     tiles = load_components().tiles
@@ -131,13 +136,7 @@ def layout(board_name: str = "standard") -> Layout:
     locations.append(
         Location(REVEAL_SLOT, LocationKind.SLOT, slot_x, height / 2, SLOT_W_MM, SLOT_H_MM)
     )
-    half = CORNER_MARKER_MM / 2 + 10  # clear of the edge with the marker's 5 mm white border
-    corners = (
-        CornerMarker(0, half, half, CORNER_MARKER_MM),
-        CornerMarker(1, width - half, half, CORNER_MARKER_MM),
-        CornerMarker(2, width - half, height - half, CORNER_MARKER_MM),
-        CornerMarker(3, half, height - half, CORNER_MARKER_MM),
-    )
+    corners = corner_markers(width, height, CORNER_MARKER_MM)
     return Layout(f"offtherails-{board.name}", width, height, tuple(locations), corners)
 
 

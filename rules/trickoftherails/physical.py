@@ -16,13 +16,14 @@ import functools
 from rules.physical import (
     Catalogue,
     CatalogueEntry,
-    CornerMarker,
     Layout,
     Location,
     LocationKind,
     Piece,
     PlacedPiece,
     TableObservation,
+    corner_margin_mm,
+    corner_markers,
 )
 from rules.trickoftherails.cards import (
     CARDS,
@@ -35,9 +36,9 @@ from rules.trickoftherails.cards import (
 )
 from rules.trickoftherails.state import TrickOfTheRails
 
-MARGIN_MM = 40.0
 GAP_MM = 20.0
 CORNER_MARKER_MM = 30.0
+MARGIN_MM = corner_margin_mm(CORNER_MARKER_MM)  # 46 mm: corner markers clear of squares
 CARD_W_MM, CARD_H_MM = 63.0, 88.0  # a standard card, portrait
 PITCH_MM = 36.0  # shingled cards: the strip of each card left showing
 CARD_MARKER_MM = 24.0  # fits the 36 mm strip with its white border
@@ -159,13 +160,7 @@ def layout() -> Layout:
     for k, seat in enumerate(SEATS_BOTTOM):
         locations += _seat(seat, MARGIN_MM + k * SEAT_W_MM, y)
     height = y + CARD_H_MM + MARGIN_MM
-    half = CORNER_MARKER_MM / 2 + 10  # 10 mm clear of the edge
-    corners = (
-        CornerMarker(0, half, half, CORNER_MARKER_MM),
-        CornerMarker(1, width - half, half, CORNER_MARKER_MM),
-        CornerMarker(2, width - half, height - half, CORNER_MARKER_MM),
-        CornerMarker(3, half, height - half, CORNER_MARKER_MM),
-    )
+    corners = corner_markers(width, height, CORNER_MARKER_MM)
     return Layout("trickoftherails", width, height, tuple(locations), corners)
 
 

@@ -307,3 +307,37 @@ def test_a_finished_game_is_replayed_step_by_step(quiet_table: str, browser: obj
     assert "south" in page.locator("#replay-where").inner_text()
     assert page.eval_on_selector("#replay-mat", "svg => svg.childElementCount") > 100
     page.screenshot(path=str(ARTIFACTS / "phone-replay.png"), full_page=True)
+
+
+def test_a_phone_that_lost_its_connection_catches_up_by_itself(
+    quiet_table: str, browser: object
+) -> None:
+    host = {"X-Table-Pin": PIN}
+    r = httpx.post(
+        quiet_table + "/api/games",
+        json={"game": "offtherails", "options": {"players": 2}, "seed": 9},
+        headers=host,
+    )
+    assert r.status_code == 200, r.text
+    context = browser.new_context(viewport={"width": 412, "height": 915})  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(quiet_table + "/")
+    page.wait_for_function("document.querySelector('#turn').textContent === 'seat 0 to act'")
+    context.set_offline(True)
+    page.evaluate("window.dispatchEvent(new Event('offline'))")
+    page.wait_for_timeout(500)
+    moved = httpx.post(
+        quiet_table + "/api/actions",
+        json={"action": {"type": "choose_side", "side": "west"}},
+        headers=host,
+    )
+    assert moved.status_code == 200, moved.text
+    page.wait_for_timeout(1000)
+    context.set_offline(False)
+    page.wait_for_function(
+        "[...document.querySelectorAll('#events li')].some(li => li.textContent.includes('west'))",
+        timeout=20000,
+    )
+    # and the page redrew from the new state: seat 0's minecarts now count
+    page.wait_for_function("document.querySelector('#scores').textContent.includes('minecarts')")
+    context.close()

@@ -8,6 +8,7 @@ import pytest
 
 import rules
 from rules.core import BadOptions, Visibility
+from rules.physical import CORNER_EDGE_MM
 from rules.playout import Policy, choose
 from rules.trickoftherails import GAME_INFO, TrickOfTheRails
 from rules.trickoftherails import actions as act
@@ -33,8 +34,9 @@ def test_the_mat_holds_every_slot_inside_it_and_corners_clear_of_the_edge() -> N
         assert loc.h_mm / 2 <= loc.y_mm <= mat.height_mm - loc.h_mm / 2, loc.name
     assert [c.marker_id for c in mat.corner_markers] == [0, 1, 2, 3]
     for c in mat.corner_markers:
-        assert min(c.x_mm, mat.width_mm - c.x_mm) - c.size_mm / 2 == 10
-        assert min(c.y_mm, mat.height_mm - c.y_mm) - c.size_mm / 2 == 10
+        edge = CORNER_EDGE_MM + c.size_mm / 6  # the cut edge, the white quiet zone, the code
+        assert min(c.x_mm, mat.width_mm - c.x_mm) - c.size_mm / 2 == pytest.approx(edge)
+        assert min(c.y_mm, mat.height_mm - c.y_mm) - c.size_mm / 2 == pytest.approx(edge)
     for seat in range(5):
         assert trick_slot(seat) in names and share_area(seat) in names
     assert lane_slot(15) in names and rail_slot(Company.PRR, -13) in names

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from vision_testkit import STICKERS
 
+import rules
 from controller.cli import main
 from controller.cli.vision_cmd import write_markers
 from controller.vision_bridge import board_geometry, observation, stickers
@@ -156,3 +157,47 @@ def test_sticker_caption_shows_the_id_and_at_most_three_label_lines() -> None:
     lines = sticker_caption(long, 53.0)
     assert lines[0] == "id 55" and len(lines) == 4 and lines[-1].endswith("...")
     assert sticker_caption(Sticker(7, "red minecart", 18.0), 26.0) == ["id 7", "red minecart"]
+
+
+def test_no_seam_cuts_a_corner_marker_of_any_game() -> None:
+    from controller.vision_bridge import board_geometry
+    from vision.printing import seams
+
+    for name, info in sorted(rules.GAMES.items()):
+        if info.layout is None or info.catalogue is None:
+            continue
+        for players in range(info.min_players, info.max_players + 1):
+            board = board_geometry(info.layout({"players": players}), info.catalogue())
+            for landscape in (False, True):
+                tile_w, tile_h = (277.0, 182.0) if landscape else (190.0, 269.0)
+                for along, length, tile in (
+                    ("x", board.width_mm, tile_w),
+                    ("y", board.height_mm, tile_h),
+                ):
+                    cuts = seams(length, tile, [])
+                    keep = [
+                        (c.x_mm - c.size_mm * 4 / 6 - 2, c.x_mm + c.size_mm * 4 / 6 + 2)
+                        if along == "x"
+                        else (c.y_mm - c.size_mm * 4 / 6 - 2, c.y_mm + c.size_mm * 4 / 6 + 2)
+                        for c in board.corners
+                    ]
+                    safe = seams(length, tile, keep)
+                    assert all(not (lo < cut < hi) for cut in safe[1:] for lo, hi in keep), name
+                    ends = [*safe[1:], length]
+                    assert all(0 < b - a <= tile for a, b in zip(safe, ends, strict=True))
+                    assert len(safe) <= len(cuts) + 1
+
+
+def test_the_off_the_rails_mat_used_to_be_cut_through_its_bottom_markers() -> None:
+    from controller.vision_bridge import board_geometry
+    from vision.printing import seams
+
+    info = rules.game_info("offtherails")
+    assert info.layout is not None and info.catalogue is not None
+    board = board_geometry(info.layout({}), info.catalogue())
+    bottom = [(c.y_mm - 22.0, c.y_mm + 22.0) for c in board.corners if c.marker_id in (2, 3)]
+    plain = seams(board.height_mm, 269.0, [])
+    assert any(lo < cut < hi for cut in plain for lo, hi in bottom)  # what happened
+    assert not any(
+        lo < cut < hi for cut in seams(board.height_mm, 269.0, bottom) for lo, hi in bottom
+    )
