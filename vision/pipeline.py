@@ -8,7 +8,7 @@ on start, recalibration or request).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import cv2
@@ -105,13 +105,31 @@ class VisionPipeline:
                 f"{tuple(frame.shape)} of {frame.dtype}: hands are told from the mat by colour"
             )
         self._frame_index = self._frame_index + 1 if frame_index is None else frame_index
-        event = self.calibrator.update(frame)
+        height, width = frame.shape[:2]
+        too_small = pixels_advice(self.board, self.marker_sizes, width, height, None)
+        event = CalibrationEvent.NONE
+        if too_small is None:
+            event = self.calibrator.update(frame)
+            cal = self.calibrator.calibration
+            if self.calibrator.state == CalibrationState.CALIBRATED and cal is not None:
+                seen = cal.px_per_mm(self.board)
+                too_small = pixels_advice(self.board, self.marker_sizes, width, height, seen)
         state = self.calibrator.state
+        if too_small is not None:
+            state = CalibrationState.TOO_FEW_PIXELS
+            self.calibrator.reason = too_small  # the camera's health shows the reason
         if state != CalibrationState.CALIBRATED:
             self._prev = None
             self.stabiliser.unsettle()
             self.moving = frozenset()
-            return FrameReport(self._frame_index, state, Stability.UNSETTLED, frozenset(), 0)
+            return FrameReport(
+                self._frame_index,
+                state,
+                Stability.UNSETTLED,
+                frozenset(),
+                0,
+                reason=self.calibrator.reason,
+            )
         if event == CalibrationEvent.NEW or self.warper is None:
             self._start_calibration((frame.shape[1], frame.shape[0]))
         assert self.warper is not None
@@ -233,3 +251,67 @@ class VisionPipeline:
         self._ref[b.y0[i] : b.y1[i], b.x0[i] : b.x1[i]] = small[
             b.y0[i] : b.y1[i], b.x0[i] : b.x1[i]
         ]
+
+
+CELL_PX = 3.0  # pixels per marker cell below which 4x4 markers stop reading reliably
+STANDARD_SIZES = ((1280, 720), (1920, 1080), (2592, 1944), (3840, 2160))
+LENS_HFOV_DEG = 66.0  # a common webcam or Pi camera module lens, across the frame
+
+
+def needed_px_per_mm(
+    board: BoardGeometry, marker_sizes: Mapping[int, float]
+) -> tuple[float, float]:
+    """The smallest marker's side (mm) and the image scale it needs (pixels per millimetre)."""
+    smallest = min(marker_sizes.values(), default=min(c.size_mm for c in board.corners))
+    return smallest, CELL_PX * (board.family.bits + 2) / smallest
+
+
+def distance_range_mm(
+    board: BoardGeometry, need: float, width: int, height: int
+) -> tuple[float, float]:
+    """Camera heights (mm) at which a `width` x `height` camera with a LENS_HFOV_DEG lens sees
+    the whole mat (5 % spare) at `need` px/mm or more: (nearest, farthest); empty if near > far."""
+    import math
+
+    span = 2 * math.tan(math.radians(LENS_HFOV_DEG) / 2)  # width seen per unit of height
+    near = max(board.width_mm, board.height_mm * width / height) * 1.05 / span
+    far = width / (span * need)
+    return near, far
+
+
+def pixels_advice(
+    board: BoardGeometry,
+    marker_sizes: Mapping[int, float],
+    width: int,
+    height: int,
+    seen_px_per_mm: float | None,
+) -> str | None:
+    """None when a `width` x `height` frame seeing the mat at `seen_px_per_mm` (None: not yet
+    calibrated, judge the frame size alone) can read the game's smallest markers; else why not,
+    in words, naming a resolution and a camera height that would work."""
+    smallest, need = needed_px_per_mm(board, marker_sizes)
+    best = min(width / board.width_mm, height / board.height_mm)  # the mat filling the frame
+    if seen_px_per_mm is None and best >= need:
+        return None
+    if seen_px_per_mm is not None and seen_px_per_mm >= need:
+        return None
+    works = ""
+    for w, h in ((width, height), *STANDARD_SIZES):
+        near, far = distance_range_mm(board, need, w, h)
+        if near <= far and w * h >= width * height:
+            works = (
+                f"{w}x{h} with the camera {near / 10:.0f}-{far / 10:.0f} cm above the mat "
+                f"(a {LENS_HFOV_DEG:.0f}-degree lens)"
+            )
+            break
+    markers = f"the game's {smallest:g} mm markers need {need:.2f} px/mm"
+    if seen_px_per_mm is None:
+        return (
+            f"too few pixels: at {width}x{height} the mat is seen at {best:.2f} px/mm at most "
+            f"(filling the frame); {markers}: use {works or 'a higher resolution'}"
+        )
+    return (
+        f"too few pixels: the mat is seen at {seen_px_per_mm:.2f} px/mm at {width}x{height}; "
+        f"{markers}: bring the camera closer (by {100 * (1 - seen_px_per_mm / need):.0f} %) "
+        f"or use {works or 'a higher resolution'}"
+    )

@@ -22,6 +22,7 @@ class CalibrationState(StrEnum):
     CALIBRATED = "calibrated"
     LOST = "lost"
     IMPLAUSIBLE = "implausible"
+    TOO_FEW_PIXELS = "too_few_pixels"  # the camera cannot resolve the game's smallest markers
 
 
 class Stability(StrEnum):
@@ -94,3 +95,4 @@ class FrameReport:
     moving: frozenset[str]
     decoded: int
     settled: SettledView | None = None
+    reason: str = ""  # in words, when the calibration state is not CALIBRATED

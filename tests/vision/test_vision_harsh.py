@@ -236,7 +236,6 @@ def test_a_bayer_sensor_with_jpeg_reads_a_game(renderer: TableRenderer) -> None:
     assert {r.name: r.ids_and_rotations() for r in views[-1].readings if r.markers} == final
 
 
-@pytest.mark.xfail(strict=True, reason="issue 8: not fixed yet on this branch")
 # --- 6. too few pixels per millimetre -------------------------------------------------------
 def test_640x480_is_a_clear_state_naming_what_would_work(
     board: BoardGeometry, renderer: TableRenderer
@@ -251,7 +250,6 @@ def test_640x480_is_a_clear_state_naming_what_would_work(
     assert report.reason == reason
 
 
-@pytest.mark.xfail(strict=True, reason="issue 8: not fixed yet on this branch")
 def test_a_mat_too_far_away_at_720p_is_a_clear_state(
     board: BoardGeometry, renderer: TableRenderer
 ) -> None:
