@@ -20,6 +20,7 @@ class LayStation(Action):
     """
 
     TYPE = "lay_station"
+    WORDS = "lay the {company} station in the {column} column"
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.TABLE  # laid face up in its station slot
     column: Column
@@ -31,6 +32,7 @@ class Draw(Action):
     """Digital hands: a rail card dealt or drawn from the rail deck into `seat`'s hand."""
 
     TYPE = "draw"
+    WORDS = "seat {seat} draws {card}"
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.INPUT  # the phone tells its owner; the table shows a face-down deck
     seat: int
@@ -48,6 +50,7 @@ class Play(Action):
     """
 
     TYPE = "play"
+    WORDS = "play {card} on {slot}, facing the {facing}"
     VISIBILITY = Visibility.TABLE
     slot: str
     card: str
@@ -63,6 +66,7 @@ class Discard(Action):
     """
 
     TYPE = "discard"
+    WORDS = "discard {card}"
     VISIBILITY = Visibility.TABLE  # it shows face up on the discard pile
     card: str
 
@@ -72,6 +76,7 @@ class KeepHand(Action):
     """Option exchange: the seat to exchange keeps the rest of its hand."""
 
     TYPE = "keep_hand"
+    WORDS = "keep the hand"
     VISIBILITY = Visibility.INPUT
 
 
@@ -80,6 +85,7 @@ class ChooseStarter(Action):
     """Rounds 2-3: among players tied for the start, the one the players say begins."""
 
     TYPE = "choose_starter"
+    WORDS = "seat {seat} starts the round"
     VISIBILITY = Visibility.INPUT
     seat: int
 

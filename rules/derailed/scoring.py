@@ -10,6 +10,19 @@ def scores(d: Data) -> list[float]:
     return [float(p) for p in d.points]
 
 
+def score_parts(d: Data) -> list[list[tuple[str, float]]]:
+    """Each seat's points by round (the round under way included)."""
+    out: list[list[tuple[str, float]]] = []
+    for seat in range(len(d.points)):
+        parts = [
+            (f"round {n}", float(points[seat]))
+            for n, points in enumerate(d.round_points, start=1)
+            if points[seat]
+        ]
+        out.append(parts)
+    return out
+
+
 def winners(d: Data) -> list[int]:
     """Seed, New Round: after 3 rounds the player with most points wins (ties share it)."""
     if d.phase is not Phase.OVER:

@@ -137,6 +137,9 @@ class Derailed(State):
     def scores(self) -> list[float]:
         return scoring.scores(self.d)
 
+    def score_parts(self) -> list[list[tuple[str, float]]]:
+        return scoring.score_parts(self.d)
+
     def winners(self) -> list[int]:
         return scoring.winners(self.d)
 
