@@ -508,6 +508,7 @@ def _verdict_for(data: dict[str, Any], who: Asker) -> dict[str, Any]:
     if data.get("kind") in (VerdictKind.CHOICE.value, VerdictKind.NEEDS_INPUT.value):
         hidden["options"] = []
         hidden["text"] = f"seat {data.get('seat')} is asked how the table came about"
+        hidden["words"] = hidden["text"]
     hidden["actions"] = [a for a in data.get("actions", []) if not _is_draw(a)]
     return hidden
 

@@ -125,7 +125,17 @@ class Verdict:
             ],
             "undo": self.undo,
             "locations": list(self.locations),
+            "words": self.words(),
         }
+
+    def words(self) -> str:
+        """The verdict for a player's phone: the same, with the moves seen in players' words."""
+        if self.kind is not VerdictKind.APPLIED:
+            return self.text
+        shown = [
+            a for a in self.actions if not a.CHANCE_OUTCOME or a.VISIBILITY is Visibility.TABLE
+        ]
+        return "seen on the table: " + ("; ".join(a.words() for a in shown) or "nothing new")
 
 
 @dataclass(frozen=True)

@@ -303,3 +303,33 @@ def test_only_the_host_recalibrates_the_camera(client: TestClient) -> None:
     assert client.post("/api/camera/calibrate").status_code == 403
     r = client.post("/api/camera/calibrate", headers=HOST)
     assert r.status_code == 409 and "no camera" in r.json()["detail"]
+
+
+def test_the_referees_question_reaches_its_seat_and_the_host_only(tmp_path: Path) -> None:
+    from controller.referee import Alternative, Verdict, VerdictKind
+    from rules.offtherails.actions import PlaceCart
+
+    control = Control(tmp_path / "log.sqlite3")
+    client = TestClient(create_app(control))
+    _start(client)
+    seat0, seat1 = _seat(client, 0), _seat(client, 1)
+    options = tuple(
+        Alternative((PlaceCart(cart, "F12"),), f"place_cart(cart={cart}, square=F12)")
+        for cart in ("red-white", "red-black")
+    )
+    control.session.verdict = Verdict(
+        VerdictKind.CHOICE,
+        "seat 0: the table fits 2 moves; which one was it? " + " | ".join(o.text for o in options),
+        options=options,
+        seat=0,
+    )
+    mine = client.get("/api/verdict", headers=seat0).json()
+    assert [o["words"] for o in mine["options"]] == [
+        "place the red-white minecart on F12",
+        "place the red-black minecart on F12",
+    ]
+    assert client.get("/api/verdict", headers=HOST).json()["options"] == mine["options"]
+    for who in ({}, seat1):
+        other = client.get("/api/verdict", headers=who).json()
+        assert other["options"] == [] and "red-white" not in json.dumps(other)
+        assert other["text"] == other["words"] == "seat 0 is asked how the table came about"
