@@ -195,6 +195,21 @@ class LazyGray:
         return grey
 
 
+FOCUS_BLUR_PX = 2.0  # edges blurred wider than this (a Gaussian's sigma) hide the corner codes
+
+
+def blur_px(gray: Image) -> float:
+    """How blurred a frame is, as the sigma in pixels of a Gaussian blur that would give its
+    sharpest edges: a printed edge of contrast C blurred by sigma has a steepest slope of
+    C / (sigma * sqrt(2 pi)). Sharp frames give about 0.5-1; the corner codes go at about 2."""
+    small = gray.astype(np.float32)
+    gx = cv2.Sobel(small, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(small, cv2.CV_32F, 0, 1, ksize=3) / 8
+    steepest = float(np.percentile(np.hypot(gx, gy), 99.9))
+    low, high = np.percentile(small, [2, 98])
+    return float(high - low) / (math.sqrt(2 * math.pi) * max(steepest, 1e-3))
+
+
 class CalibrationEvent(StrEnum):
     """What one frame did to the calibration."""
 
@@ -320,10 +335,19 @@ class Calibrator:
             if keep_on_failure:
                 return CalibrationEvent.NONE
             missing = len(ids - set(found))
+            reason = str(exc)
+            if missing:
+                blur = blur_px(whole)
+                if blur >= FOCUS_BLUR_PX:
+                    reason = (
+                        f"the picture is out of focus (edges blurred over about {blur:.1f} px; "
+                        f"the corner markers need under {FOCUS_BLUR_PX:g}): turn the camera's "
+                        f"focus ring or clean its lens; {reason}"
+                    )
             if missing and self.state == CalibrationState.UNCALIBRATED:
-                self.reason = str(exc)
+                self.reason = reason
             elif missing:
-                self._lose(str(exc))
+                self._lose(reason)
             else:
                 self.state = CalibrationState.IMPLAUSIBLE
                 self.reason = str(exc)

@@ -108,3 +108,24 @@ def test_a_stored_lens_is_used_and_a_damaged_one_named(
     path.write_text('{"fx": "wide"}')
     with pytest.raises(ValueError, match="not a lens record"):
         load_lens(tmp_path, "/dev/video0")
+
+
+def test_an_out_of_focus_camera_says_so_and_a_covered_corner_is_named(
+    mat: tuple[BoardGeometry, TableRenderer],
+) -> None:
+    board, renderer = mat
+    view = View.camera(board, 1280, 720, tilt_deg=10, fill=0.92)
+    blurred = renderer.render({}, view, Conditions(blur_sigma=4.0, noise_sigma=2.0), seed=1)
+    calibrator = Calibrator(board)
+    calibrator.update(blurred)
+    assert calibrator.state is CalibrationState.UNCALIBRATED
+    assert "out of focus" in calibrator.reason and "focus ring" in calibrator.reason
+    sharp = renderer.render({}, view, COND, seed=1)
+    corner = board.corners[2]
+    at = project(renderer.mat_to_image(view), np.array([[corner.x_mm, corner.y_mm]]))[0]
+    covered = sharp.copy()
+    x, y = int(at[0]), int(at[1])
+    covered[y - 40 : y + 40, x - 40 : x + 40] = (90, 120, 170)  # a hand over corner 2
+    calibrator = Calibrator(board)
+    calibrator.update(covered)
+    assert calibrator.reason == "corner markers [2] not seen", calibrator.reason
