@@ -188,7 +188,6 @@ def test_saturated_glare_over_a_tile_reads_unknown(
             assert r.ids_and_rotations() == visible_truth(freeze(content)).get(r.name, ())
 
 
-@pytest.mark.xfail(strict=True, reason="issue 8: not fixed yet on this branch")
 # --- 4. lamp flicker -------------------------------------------------------------------------
 @pytest.mark.parametrize("amount", [0.12, 0.2])
 def test_a_flickering_lamp_lets_the_view_settle_and_moves_are_reported(
