@@ -206,7 +206,6 @@ def test_a_flickering_lamp_lets_the_view_settle_and_moves_are_reported(
     assert [sorted(v.changed) for v in views[1:]] == [["E8"], ["H5"]]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 8: not fixed yet on this branch")
 # --- 5. a piece held still over a neighbouring square ---------------------------------------
 def test_a_piece_hovering_over_a_neighbour_is_not_reported_there(renderer: TableRenderer) -> None:
     view = View.overhead(renderer.board, tilt=0.05, turn_deg=1.0)
