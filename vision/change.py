@@ -111,3 +111,72 @@ def _really_changed(r: NDArray[np.float32], c: NDArray[np.float32], t: ChangeThr
     zc = (c - mc) / max(float(c.std()), floor)
     moved = np.count_nonzero(np.abs(zr - zc) > t.structure_z)
     return bool(moved > t.structure_fraction * r.size)
+
+
+@dataclass(frozen=True)
+class RowBands:
+    """Which band of camera rows each cell of the small board was seen in.
+
+    A mains-powered LED lamp flickers at twice the mains frequency; a rolling-shutter camera reads
+    its rows one after another, so the flicker shows as horizontal bands of brightness across the
+    *frame* that roll from frame to frame. On the small board those bands follow the camera's rows
+    (tilted, turned, bent by the lens), so cells are grouped by the frame row they came from.
+    """
+
+    index: IntArray  # per cell, its band (same shape as the small board)
+    count: int
+
+    @staticmethod
+    def from_rows(frame_rows: NDArray[np.float64], band_px: float) -> RowBands:
+        """Bands of `band_px` frame rows from each cell's frame row (small-board shaped)."""
+        lo = float(frame_rows.min())
+        index = np.floor((frame_rows - lo) / band_px).astype(np.intp)
+        return RowBands(index, int(index.max()) + 1)
+
+
+def band_gains(
+    ref: Image,
+    cur: Image,
+    bands: RowBands,
+    dark: int = 32,
+    bright: int = 250,
+    min_cells: int = 12,
+) -> NDArray[np.float32]:
+    """Per band of camera rows, the log brightness gain from `ref` to `cur`, robustly.
+
+    Cells too dark to measure a ratio (marker bits) or saturated are left out. A lamp's smooth
+    change across the board's columns (a slope, a dark rim) is fitted alongside, so bands that
+    lose cells on one side (saturated, a piece) are not pulled by it. Each band's gain is the
+    mean log ratio of its cells, refined on the cells near the last fit, so a hand or a piece
+    moved across part of a band does not pull it. Bands with too few cells take their
+    neighbours' gain.
+    """
+    valid = (ref > dark) & (cur > dark) & (ref < bright) & (cur < bright)
+    idx = bands.index[valid]
+    c, r = cur[valid].astype(np.float32), ref[valid].astype(np.float32)
+    log_ratio = (np.log(c + 1) - np.log(r + 1)).astype(np.float64)
+    cols = np.nonzero(valid)[1].astype(np.float64)
+    x = cols / max(1.0, float(ref.shape[1] - 1)) * 2 - 1
+    across = np.column_stack([x, x * x])
+    n = bands.count
+    gain = np.zeros(n, np.float64)
+    trend = np.zeros(len(idx), np.float64)
+    for window in (0.35, 0.12, 0.05, 0.05):
+        near = np.abs(log_ratio - gain[idx] - trend) < window
+        counts = np.bincount(idx[near], minlength=n).astype(np.float64)
+        sums = np.bincount(idx[near], weights=(log_ratio - trend)[near], minlength=n)
+        ok = counts >= min_cells
+        if not ok.any():
+            return np.zeros(n, np.float32)
+        gain = np.interp(np.arange(n), np.flatnonzero(ok), sums[ok] / counts[ok])
+        rest = (log_ratio - gain[idx])[near]
+        coef, *_ = np.linalg.lstsq(across[near] - across[near].mean(axis=0), rest, rcond=None)
+        trend = (across - across[near].mean(axis=0)) @ coef
+    return gain.astype(np.float32)
+
+
+def divide_gains(cur: Image, bands: RowBands, gains: NDArray[np.float32]) -> Image:
+    """`cur` with each band's gain divided out (8-bit, as the small board)."""
+    scale = np.exp(-gains)[bands.index]
+    out: Image = np.clip(cur * scale + 0.5, 0, 255).astype(np.uint8)
+    return out

@@ -32,6 +32,7 @@ class DecodeSettings:
     paper_chroma: float = 16.0
     paper_texture: float = 0.035
     max_cover: float = 0.04
+    beneath_mm: float = 6.0  # how far a piece under the piece read may show beyond it
     edge_mm: float = 2.5
     label_mm: tuple[float, float] = (14.0, 5.5)
     outline_contrast: float = 0.97
@@ -260,12 +261,28 @@ class LocationDecoder:
             cv2.fillConvexPoly(zone, scaled(k * 1.9), 1)
             # the body, and its edge where the camera blends it with the mat (about 3 mm)
             grow = np.ones((round(3.0 * s.px_per_mm) | 1,) * 2, np.uint8)
-            body_mask: Image = np.asarray(cv2.dilate(zone & _similar(wb, body), grow), np.uint8)
+            own = zone & _similar(wb, body)
+            body_mask: Image = np.asarray(cv2.dilate(own, grow), np.uint8)
             explained |= zone & body_mask
+            explained |= self._beneath(wb, own, body_mask, paper)
         grown = cv2.dilate(explained, np.ones((5, 5), np.uint8))
         cover = (grown == 0).astype(np.uint8)
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
         return cv2.morphologyEx(cover, cv2.MORPH_OPEN, kernel).astype(bool)
+
+    def _beneath(self, wb: Image, own: Image, body_mask: Image, paper: Image) -> Image:
+        """A piece under the piece read (a minecart on a tile hides the tile's marker): its rim
+        showing just beyond the body, up to `beneath_mm`, in one colour that is not paper."""
+        s = self.settings
+        reach = np.ones((round(s.beneath_mm * s.px_per_mm) | 1,) * 2, np.uint8)
+        near = np.ones((round(1.5 * s.px_per_mm) | 1,) * 2, np.uint8)
+        ring = (cv2.dilate(body_mask, near) > 0) & (body_mask == 0) & ~paper
+        if np.count_nonzero(ring) < 4 * s.px_per_mm * s.px_per_mm:
+            return np.zeros(own.shape, np.uint8)
+        under = np.median(wb[ring].astype(np.float32), axis=0) + 1.0
+        rim = np.asarray(cv2.dilate(own, reach), np.uint8)
+        out: Image = rim & np.asarray(cv2.dilate(_similar(wb, under), near), np.uint8)
+        return out
 
     def _interior(self, crop: Image, rect: Rect) -> Image:
         s = self.settings

@@ -9,13 +9,13 @@ on start, recalibration or request).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from vision.calibration import CalibrationEvent, Calibrator
-from vision.change import ChangeThresholds, compare, motion_counts
+from vision.change import ChangeThresholds, band_gains, compare, divide_gains, motion_counts
 from vision.decode import DecodeSettings, LocationDecoder
 from vision.geometry import BoardGeometry, Sticker
 from vision.lens import Lens
@@ -31,6 +31,8 @@ from vision.readings import (
 from vision.stabiliser import Stabiliser
 from vision.warp import BoardWarper
 
+HAND_BESIDE = "hand beside it"  # reason of a change held back while a hand covers a neighbour
+
 
 @dataclass(frozen=True)
 class PipelineSettings:
@@ -40,6 +42,8 @@ class PipelineSettings:
     motion_threshold: int = 16
     motion_cells: int = 2
     cell_mm: float = 2.0
+    flicker_bands: float = 0.03
+    neighbour_mm: float = 8.0
     change: ChangeThresholds = field(default_factory=ChangeThresholds)
     decode: DecodeSettings = field(default_factory=DecodeSettings)
 
@@ -73,6 +77,7 @@ class VisionPipeline:
         self._occluded: dict[str, LocationReading] = {}
         self._ref_occluded: set[str] = set()
         self._full_pending = True
+        self._neighbours = neighbours(board, settings.neighbour_mm)
 
     def annotated_jpeg(self, frame: Image, quality: int = 80) -> bytes:
         """The camera view for the web page: `frame` annotated with the last settled view."""
@@ -163,13 +168,33 @@ class VisionPipeline:
         if self._prev is None or self.warper is None:
             return True, frozenset()
         threshold, cells = self.settings.motion_threshold, self.settings.motion_cells
+        # a hand over the margins between locations moves too
+        anywhere = np.count_nonzero(cv2.absdiff(self._prev, small) > threshold) >= cells
+        if anywhere:
+            # lamp flicker rolls bands of brightness across the camera's rows: divide them out
+            # and look again (only when something differs, so a still table costs nothing more)
+            small = self._unbanded(self._prev, small)
+            anywhere = np.count_nonzero(cv2.absdiff(self._prev, small) > threshold) >= cells
         counts = motion_counts(self._prev, small, self.warper.boxes, threshold)
         moving = frozenset(
             n for n, c in zip(self.warper.boxes.names, counts, strict=True) if c >= cells
         )
-        # a hand over the margins between locations moves too
-        anywhere = np.count_nonzero(cv2.absdiff(self._prev, small) > threshold) >= cells
         return bool(moving) or bool(anywhere), moving
+
+    def _unbanded(self, ref: Image, cur: Image) -> Image:
+        """`cur` with rolling bands of lamp flicker relative to `ref` divided out; `cur` itself
+        when the bands' gains stray from a smooth curve by less than `flicker_bands` (log, peak to
+        peak), as with a steady lamp."""
+        assert self.warper is not None
+        bands = self.warper.bands
+        gains = band_gains(ref, cur, bands)
+        # a lamp dimmed or moved changes the light smoothly across the rows: not flicker (the
+        # settled comparison divides that out). Bands are what a smooth curve leaves over.
+        rows = np.linspace(-1.0, 1.0, len(gains))
+        smooth = np.polyval(np.polyfit(rows, gains, 2), rows)
+        if float(np.ptp(gains - smooth)) < self.settings.flicker_bands:
+            return cur
+        return divide_gains(cur, bands, gains)
 
     def _settle(self, frame: Image, small: Image) -> tuple[SettledView | None, int]:
         """Compare with the last settled board, decode what changed, form a view if it matters.
@@ -198,9 +223,19 @@ class VisionPipeline:
             self._ref_occluded.clear()
         else:
             assert self._ref is not None
+            # the reference keeps the flicker bands of the view it was first taken in: bring
+            # this view's bands to those before comparing (and before refreshing it from this)
+            # (kept only when it explains more: a lamp dimmed with parts of the mat saturated
+            # can look banded, and the comparison divides out a smooth change of light itself)
             to_decode = set(compare(self._ref, small, boxes, self.settings.change).changed)
+            unbanded = self._unbanded(self._ref, small)
+            if to_decode and unbanded is not small:
+                fewer = set(compare(self._ref, unbanded, boxes, self.settings.change).changed)
+                if len(fewer) < len(to_decode):
+                    small, to_decode = unbanded, fewer
         changed: set[str] = set()
         occluded_before = set(self._occluded)
+        decoded: dict[int, LocationReading] = {}
         for i, name in enumerate(boxes.names):
             if name not in to_decode:
                 if name not in self._ref_occluded:
@@ -208,7 +243,23 @@ class VisionPipeline:
                     self._copy_ref(small, i)
                 continue
             white = self._local_white(small, i)
-            reading = self.decoder.decode(frame, self.board.location(name), white)
+            decoded[i] = self.decoder.decode(frame, self.board.location(name), white)
+        # a hand covering a location's neighbours may be holding a piece just above it: a piece
+        # hovering there reads as placed, then goes. Until no neighbour is covered, a change
+        # there is held back (the location is unknown, reason "hand beside it").
+        covered = {
+            boxes.names[i]
+            for i, r in decoded.items()
+            if r.state == LocationState.OCCLUDED and r.reason == "covered"
+        }
+        for i, reading in decoded.items():
+            name = boxes.names[i]
+            old = self._known.get(name)
+            new = reading.state != LocationState.OCCLUDED and (
+                old is None or not old.same_content(reading)
+            )
+            if new and not full and self._neighbours[name] & covered:
+                reading = replace(reading, state=LocationState.OCCLUDED, reason=HAND_BESIDE)
             if reading.state == LocationState.OCCLUDED:
                 self._occluded[name] = reading
                 if full:
@@ -217,8 +268,7 @@ class VisionPipeline:
             self._occluded.pop(name, None)
             self._ref_occluded.discard(name)
             self._copy_ref(small, i)
-            old = self._known.get(name)
-            if old is None or not old.same_content(reading):
+            if new:
                 changed.add(name)
             self._known[name] = reading
         self._full_pending = False
@@ -251,6 +301,24 @@ class VisionPipeline:
         self._ref[b.y0[i] : b.y1[i], b.x0[i] : b.x1[i]] = small[
             b.y0[i] : b.y1[i], b.x0[i] : b.x1[i]
         ]
+
+
+def neighbours(board: BoardGeometry, gap_mm: float) -> dict[str, frozenset[str]]:
+    """Per location, the others whose rectangles come within `gap_mm` of it (sides and
+    diagonals on a grid of squares)."""
+    locs = board.locations
+    return {
+        a.name: frozenset(
+            b.name
+            for b in locs
+            if b.name != a.name
+            and b.x0 < a.x1 + gap_mm
+            and a.x0 < b.x1 + gap_mm
+            and b.y0 < a.y1 + gap_mm
+            and a.y0 < b.y1 + gap_mm
+        )
+        for a in locs
+    }
 
 
 CELL_PX = 3.0  # pixels per marker cell below which 4x4 markers stop reading reliably

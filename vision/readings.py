@@ -46,7 +46,8 @@ class MarkerReading:
 @dataclass(frozen=True)
 class LocationReading:
     """A location's state and the markers seen on it (sorted by id); for an OCCLUDED one, why
-    it is unknown: "covered" (a hand, a sleeve, something not a piece) or "glare"."""
+    it is unknown: "covered" (a hand, a sleeve, something not a piece), "glare", or "hand beside
+    it" (its look changed while a hand covers a neighbour: the piece may still be held)."""
 
     name: str
     state: LocationState

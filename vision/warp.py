@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration, Matrix, mat_outline
-from vision.change import CellBoxes
+from vision.change import CellBoxes, RowBands
 from vision.geometry import BoardGeometry, Rect
 from vision.markers import Image
 
@@ -31,6 +31,7 @@ class BoardWarper:
         calibration: Calibration,
         frame_size: tuple[int, int],
         cell_mm: float = 2.0,
+        band_px: float = 4.0,
     ) -> None:
         self.board = board
         self.calibration = calibration
@@ -65,6 +66,12 @@ class BoardWarper:
             my = ((px[:, 1] - y0) * shrink).reshape(h_cells, w_cells).astype(np.float32)
             self._small_maps = (mx, my)
         self.boxes = self._cell_boxes()
+        # each cell's frame row, to group cells into bands of `band_px` camera rows (flicker)
+        w_cells, h_cells = self.size
+        u, v = np.meshgrid(np.arange(w_cells), np.arange(h_cells))
+        centres = np.stack([u.ravel() * cell_mm, v.ravel() * cell_mm], axis=1)
+        rows = calibration.to_image(centres)[:, 1].reshape(h_cells, w_cells)
+        self.bands = RowBands.from_rows(rows, band_px)
         self.mat_samples = self._mat_sample_points(frame_size)
 
     def small_board(self, frame: Image) -> Image:

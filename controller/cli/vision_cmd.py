@@ -53,6 +53,13 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     )
     bench.add_argument("--width", type=int, default=1280)
     bench.add_argument("--height", type=int, default=720)
+    bench.add_argument(
+        "--harsh-moves",
+        type=int,
+        default=8,
+        help="moves in each harsh-condition game (shadows, glare, flicker, skin tones and "
+        "sleeves, red carts, a bent and tilted lens); 0 leaves them out",
+    )
     bench.set_defaults(handler=_bench_vision)
 
 
@@ -196,7 +203,7 @@ def write_markers(
 
 
 def _bench_vision(args: argparse.Namespace) -> int:
-    from vision.bench import run_bench
+    from vision.bench import run_bench, run_harsh
 
     result = run_bench(
         moves=args.moves,
@@ -205,10 +212,15 @@ def _bench_vision(args: argparse.Namespace) -> int:
         seed=args.seed,
         opening_pieces=args.opening,
     )
-    figures = result.as_dict()
+    figures: dict[str, object] = dict(result.as_dict())
+    harsh = run_harsh(moves=args.harsh_moves, seed=args.seed) if args.harsh_moves > 0 else {}
+    if harsh:
+        figures["harsh"] = harsh
     if args.json:
         print(json.dumps(figures))
-    else:
-        for key, value in figures.items():
-            print(f"{key:28} {value}")
+        return 0
+    for key, value in result.as_dict().items():
+        print(f"{key:28} {value}")
+    for name, values in harsh.items():
+        print(f"harsh {name:22} " + " ".join(f"{k}={v}" for k, v in values.items()))
     return 0

@@ -3,7 +3,7 @@
 import json
 
 from controller.cli import main
-from vision.bench import run_bench
+from vision.bench import HARSH_CONDITIONS, run_bench, run_harsh
 
 
 def test_short_bench_reads_every_settled_square_and_every_change() -> None:
@@ -21,7 +21,10 @@ def test_short_bench_reads_every_settled_square_and_every_change() -> None:
 
 
 def test_bench_vision_command_prints_json(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert main(["bench", "vision", "--json", "--moves", "1", "--seed", "3"]) == 0
+    assert (
+        main(["bench", "vision", "--json", "--moves", "1", "--seed", "3", "--harsh-moves", "1"])
+        == 0
+    )
     figures = json.loads(capsys.readouterr().out)
     for key in (
         "steady_ms_p50",
@@ -37,3 +40,18 @@ def test_bench_vision_command_prints_json(capsys) -> None:  # type: ignore[no-un
         "report_latency_frames_p99",
     ):
         assert key in figures
+    # the harsh conditions of issue 8, each a short game of its own
+    assert set(figures["harsh"]) == set(HARSH_CONDITIONS)
+    for harsh in figures["harsh"].values():
+        assert {"square_accuracy", "false_changes", "missed_changes"} <= set(harsh)
+
+
+def test_harsh_conditions_read_a_game_without_a_false_or_missed_change() -> None:
+    figures = run_harsh(moves=2, seed=5, opening_pieces=12)
+    for name, harsh in figures.items():
+        assert (harsh["square_accuracy"], harsh["false_changes"], harsh["missed_changes"]) == (
+            1.0,
+            0,
+            0,
+        ), name
+    assert figures["glare"]["glare_unknown"] > 0

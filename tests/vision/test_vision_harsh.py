@@ -188,7 +188,6 @@ def test_saturated_glare_over_a_tile_reads_unknown(
             assert r.ids_and_rotations() == visible_truth(freeze(content)).get(r.name, ())
 
 
-@pytest.mark.xfail(strict=True, reason="issue 8: not fixed yet on this branch")
 # --- 4. lamp flicker -------------------------------------------------------------------------
 @pytest.mark.parametrize("amount", [0.12, 0.2])
 def test_a_flickering_lamp_lets_the_view_settle_and_moves_are_reported(
@@ -207,7 +206,6 @@ def test_a_flickering_lamp_lets_the_view_settle_and_moves_are_reported(
     assert [sorted(v.changed) for v in views[1:]] == [["E8"], ["H5"]]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 8: not fixed yet on this branch")
 # --- 5. a piece held still over a neighbouring square ---------------------------------------
 def test_a_piece_hovering_over_a_neighbour_is_not_reported_there(renderer: TableRenderer) -> None:
     view = View.overhead(renderer.board, tilt=0.05, turn_deg=1.0)
