@@ -34,6 +34,7 @@ class DecodeSettings:
     max_cover: float = 0.04
     beneath_mm: float = 6.0  # how far a piece under the piece read may show beyond it
     edge_mm: float = 2.5
+    cover_edge_mm: float = 5.0  # a neighbour's piece may overhang this far: not a cover
     label_mm: tuple[float, float] = (14.0, 5.5)
     outline_contrast: float = 0.97
     glare_level: int = 250
@@ -112,8 +113,9 @@ class LocationDecoder:
             return LocationReading(rect.name, LocationState.OCCLUDED, (), "glare")
         wb = balance(crop, self.gains)
         luma = cv2.cvtColor(wb, cv2.COLOR_BGR2YCrCb)[..., 0].astype(np.float32) + 1.0
-        cover = self._cover(wb, luma, [d for _, d in found] + self._foreign) & area
-        covered = float(np.count_nonzero(cover)) / max(1, int(np.count_nonzero(area)))
+        inner = self._area_mask(crop.shape[:2], rect, s.cover_edge_mm)
+        cover = self._cover(wb, luma, [d for _, d in found] + self._foreign) & inner
+        covered = float(np.count_nonzero(cover)) / max(1, int(np.count_nonzero(inner)))
         if covered > s.max_cover:
             return LocationReading(rect.name, LocationState.OCCLUDED, markers, "covered")
         if markers:
@@ -190,11 +192,12 @@ class LocationDecoder:
             markers.append((reading, m))
         return markers
 
-    def _area_mask(self, shape: tuple[int, ...], rect: Rect) -> Image:
-        """The location's own area in its crop, clear of its printed outline and name."""
+    def _area_mask(self, shape: tuple[int, ...], rect: Rect, edge_mm: float | None = None) -> Image:
+        """The location's own area in its crop, clear of its printed outline (`edge_mm` in from
+        it) and name."""
         s = self.settings
         mask = np.zeros(shape[:2], np.uint8)
-        e = (s.margin_mm + s.edge_mm) * s.px_per_mm
+        e = (s.margin_mm + (s.edge_mm if edge_mm is None else edge_mm)) * s.px_per_mm
         h, w = shape[:2]
         mask[round(e) : h - round(e), round(e) : w - round(e)] = 1
         lx, ly = (

@@ -247,10 +247,14 @@ class VisionPipeline:
         # a hand covering a location's neighbours may be holding a piece just above it: a piece
         # hovering there reads as placed, then goes. Until no neighbour is covered, a change
         # there is held back (the location is unknown, reason "hand beside it").
+        # (a cover already there at the last settle is no hand that just came: a neighbour's
+        # piece overhanging the square, a lamp's shadow; it holds nothing back)
         covered = {
             boxes.names[i]
             for i, r in decoded.items()
-            if r.state == LocationState.OCCLUDED and r.reason == "covered"
+            if r.state == LocationState.OCCLUDED
+            and r.reason == "covered"
+            and boxes.names[i] not in occluded_before
         }
         for i, reading in decoded.items():
             name = boxes.names[i]

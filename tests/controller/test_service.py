@@ -10,14 +10,25 @@ from controller.service import ServiceSettings, TableService
 from controller.store import EventKind, EventLog
 
 
-async def _play(service: TableService, seconds: float, moves: int) -> None:
+async def _play(service: TableService, seconds: float, moves: int, applied: int = 0) -> None:
+    """Run the service until the bots played `moves` moves, one of their mistakes was alerted,
+    and the referee applied `applied` moves it saw on the table (or `seconds` passed)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         await service.step()
         await asyncio.sleep(service.settings.tick_s)
         bots = service.bots
         if bots is not None and bots.stats.played >= moves and bots.stats.mistakes_alerted:
-            return
+            record = service.session.record
+            seen = 0
+            if applied and record is not None:
+                seen = sum(
+                    1
+                    for e in service.log.events(record.id, limit=100_000)
+                    if e.kind is EventKind.VERDICT and e.data["kind"] == "applied"
+                )
+            if seen >= applied:
+                return
 
 
 def test_bots_play_on_the_simulated_table_and_the_referee_follows(tmp_path: Path) -> None:
@@ -33,7 +44,7 @@ def test_bots_play_on_the_simulated_table_and_the_referee_follows(tmp_path: Path
     service = TableService(settings)
     service.start()
     try:
-        asyncio.run(_play(service, 60.0, 6))
+        asyncio.run(_play(service, 60.0, 6, applied=3))
         bots = service.bots
         assert bots is not None
         assert service.camera_health.state == "calibrated"
