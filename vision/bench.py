@@ -173,9 +173,10 @@ def run_harsh(
     moves: int = 6, seed: int = 7, opening_pieces: int = 20
 ) -> dict[str, dict[str, float | int]]:
     """A short game per harsh condition (issue 8), each at 1280x720 through the pipeline alone:
-    per condition `square_accuracy` (settled frames with no hand, every location not under
-    glare, against what a camera can see), `false_changes`, `missed_changes`, and
-    `glare_unknown` (location readings left unknown for glare; never counted as wrong or right).
+    per condition `frames`, `moves`, `square_accuracy` (settled frames with no hand, every
+    location not under glare, against what a camera can see), `false_changes`,
+    `missed_changes`, and `glare_unknown` (location readings left unknown for glare; never
+    counted as wrong or right).
 
     shadows: a hard shadow edge (45 % darker, 10 mm penumbra) across the mat; glare: saturated
     reflections over two squares; flicker: 20 % rolling bands; skin_and_sleeves: every skin tone,
@@ -253,6 +254,8 @@ def _score_game(
                 correct += int(ok and r.ids_and_rotations() == truth.get(r.name, ()))
     false_changes, missed, _ = score_moves(script, views)
     return {
+        "frames": len(script.frames),
+        "moves": len(script.moves),
         "square_accuracy": round(correct / total, 5) if total else 0.0,
         "false_changes": false_changes,
         "missed_changes": missed,

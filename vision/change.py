@@ -125,13 +125,25 @@ class RowBands:
 
     index: IntArray  # per cell, its band (same shape as the small board)
     count: int
+    sizes: IntArray  # cells per band
 
     @staticmethod
     def from_rows(frame_rows: NDArray[np.float64], band_px: float) -> RowBands:
         """Bands of `band_px` frame rows from each cell's frame row (small-board shaped)."""
         lo = float(frame_rows.min())
         index = np.floor((frame_rows - lo) / band_px).astype(np.intp)
-        return RowBands(index, int(index.max()) + 1)
+        count = int(index.max()) + 1
+        sizes = np.bincount(index.ravel(), minlength=count).astype(np.intp)
+        return RowBands(index, count, sizes)
+
+    def banded(self, differs: NDArray[np.bool_], share: float = 0.3) -> bool:
+        """Whether the cells that differ between two frames fill `share` of some band (flicker
+        fills whole bands; a hand moving fills a small part of the bands it crosses)."""
+        hits = np.bincount(self.index[differs], minlength=self.count)
+        return bool(np.any(hits > share * np.maximum(self.sizes, 1)))
+
+
+_LOG = np.log(np.arange(256, dtype=np.float32) + 1.0)
 
 
 def band_gains(
@@ -140,38 +152,30 @@ def band_gains(
     bands: RowBands,
     dark: int = 32,
     bright: int = 250,
-    min_cells: int = 12,
+    min_cells: int = 6,
+    stride: int = 3,
 ) -> NDArray[np.float32]:
     """Per band of camera rows, the log brightness gain from `ref` to `cur`, robustly.
 
-    Cells too dark to measure a ratio (marker bits) or saturated are left out. A lamp's smooth
-    change across the board's columns (a slope, a dark rim) is fitted alongside, so bands that
-    lose cells on one side (saturated, a piece) are not pulled by it. Each band's gain is the
-    mean log ratio of its cells, refined on the cells near the last fit, so a hand or a piece
-    moved across part of a band does not pull it. Bands with too few cells take their
-    neighbours' gain.
+    Every `stride`-th column of cells is used. Cells too dark to measure a ratio (marker bits) or
+    saturated are left out; each band's gain is the mean log ratio of its cells, refined twice on
+    the cells near the last estimate, so a hand or a piece moved across part of a band does not
+    pull it. Bands with too few cells take their neighbours' gain.
     """
-    valid = (ref > dark) & (cur > dark) & (ref < bright) & (cur < bright)
-    idx = bands.index[valid]
-    c, r = cur[valid].astype(np.float32), ref[valid].astype(np.float32)
-    log_ratio = (np.log(c + 1) - np.log(r + 1)).astype(np.float64)
-    cols = np.nonzero(valid)[1].astype(np.float64)
-    x = cols / max(1.0, float(ref.shape[1] - 1)) * 2 - 1
-    across = np.column_stack([x, x * x])
+    r, c = ref[:, ::stride], cur[:, ::stride]
+    valid = (r > dark) & (c > dark) & (r < bright) & (c < bright)
+    idx = bands.index[:, ::stride][valid]
+    log_ratio = _LOG[c[valid]] - _LOG[r[valid]]
     n = bands.count
     gain = np.zeros(n, np.float64)
-    trend = np.zeros(len(idx), np.float64)
-    for window in (0.35, 0.12, 0.05, 0.05):
-        near = np.abs(log_ratio - gain[idx] - trend) < window
-        counts = np.bincount(idx[near], minlength=n).astype(np.float64)
-        sums = np.bincount(idx[near], weights=(log_ratio - trend)[near], minlength=n)
+    for window in (0.35, 0.12, 0.05):
+        near = np.abs(log_ratio - gain[idx]) < window
+        counts = np.bincount(idx[near], minlength=n)
+        sums = np.bincount(idx[near], weights=log_ratio[near], minlength=n)
         ok = counts >= min_cells
         if not ok.any():
             return np.zeros(n, np.float32)
         gain = np.interp(np.arange(n), np.flatnonzero(ok), sums[ok] / counts[ok])
-        rest = (log_ratio - gain[idx])[near]
-        coef, *_ = np.linalg.lstsq(across[near] - across[near].mean(axis=0), rest, rcond=None)
-        trend = (across - across[near].mean(axis=0)) @ coef
     return gain.astype(np.float32)
 
 

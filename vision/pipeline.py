@@ -169,10 +169,12 @@ class VisionPipeline:
             return True, frozenset()
         threshold, cells = self.settings.motion_threshold, self.settings.motion_cells
         # a hand over the margins between locations moves too
-        anywhere = np.count_nonzero(cv2.absdiff(self._prev, small) > threshold) >= cells
-        if anywhere:
+        differs = cv2.absdiff(self._prev, small) > threshold
+        anywhere = np.count_nonzero(differs) >= cells
+        if anywhere and self.warper.bands.banded(differs):
             # lamp flicker rolls bands of brightness across the camera's rows: divide them out
-            # and look again (only when something differs, so a still table costs nothing more)
+            # and look again (only when whole bands differ: a still table or a hand moving
+            # costs nothing more)
             small = self._unbanded(self._prev, small)
             anywhere = np.count_nonzero(cv2.absdiff(self._prev, small) > threshold) >= cells
         counts = motion_counts(self._prev, small, self.warper.boxes, threshold)
@@ -228,8 +230,10 @@ class VisionPipeline:
             # (kept only when it explains more: a lamp dimmed with parts of the mat saturated
             # can look banded, and the comparison divides out a smooth change of light itself)
             to_decode = set(compare(self._ref, small, boxes, self.settings.change).changed)
-            unbanded = self._unbanded(self._ref, small)
-            if to_decode and unbanded is not small:
+            differs = cv2.absdiff(self._ref, small) > self.settings.motion_threshold
+            banded = bool(to_decode) and self.warper.bands.banded(differs)
+            unbanded = self._unbanded(self._ref, small) if banded else small
+            if unbanded is not small:
                 fewer = set(compare(self._ref, unbanded, boxes, self.settings.change).changed)
                 if len(fewer) < len(to_decode):
                     small, to_decode = unbanded, fewer
