@@ -67,7 +67,7 @@ class Calibration:
         fallback = 0.85 * w
         if self.lens is not None and not self.lens.is_ideal:
             cx, cy = self.lens.cx, self.lens.cy
-            if self.lens.fx != math.hypot(*self.lens.size) / 2:  # a measured lens, not fitted
+            if self.lens.measured:
                 fallback = self.lens.fx
         centred = np.array([[1, 0, -cx], [0, 1, -cy], [0, 0, 1.0]]) @ self.mat_to_image
         a, b = centred[:, 0], centred[:, 1]

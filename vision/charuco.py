@@ -3,6 +3,7 @@ views, and fitting OpenCV's lens model to them (`railtable camera calibrate`).""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,7 @@ VIEWS_NEEDED = 12
 LEAN_PER_M = 0.25  # views whose perspective terms differ by less than this lean alike
 
 
+@functools.cache
 def sheet() -> Any:
     """The ChArUco board printed on the sheet (its own marker dictionary, not the mat's)."""
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_5X5_100)
@@ -42,7 +44,7 @@ class SheetView:
     ids: Any
     corners: Any
 
-    @property
+    @functools.cached_property
     def tilt(self) -> tuple[float, float]:
         """How the sheet leans away from the camera: the perspective terms of its homography
         (per metre; 0, 0 when it faces the camera squarely)."""

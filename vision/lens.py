@@ -32,13 +32,14 @@ class Lens:
     cy: float
     distortion: tuple[float, float, float, float, float]
     size: tuple[int, int]
+    measured: bool = True  # False: fitted from the mat, its focal length only a unit of radius
 
     @staticmethod
     def radial(k1: float, size: tuple[int, int]) -> Lens:
         """One radial term about the frame's centre, radii in half-diagonals of the frame."""
         w, h = size
         f = math.hypot(w, h) / 2
-        return Lens(f, f, w / 2, h / 2, (k1, 0.0, 0.0, 0.0, 0.0), size)
+        return Lens(f, f, w / 2, h / 2, (k1, 0.0, 0.0, 0.0, 0.0), size, measured=False)
 
     @property
     def is_ideal(self) -> bool:

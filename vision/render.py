@@ -591,25 +591,8 @@ def draw_hand(img: Image, hand: Hand, held: Image | None = None) -> None:
         _draw_holding(img, hand, held)
         return
     x, y, r = hand.x, hand.y, hand.radius
-    ex, ey = hand.entry
-    ang = math.atan2(y - ey, x - ex)  # arm direction, pointing into the board
-    if hand.sleeve_bgr is not None:
-        _, ex, ey = _arm_frame(hand)  # the bare arm from the wrist only
     colour = hand.bgr
-    shade = tuple(int(c * 0.85) for c in colour)
-    arm_w = max(2, round(r * 1.3))
-    cv2.line(img, (round(ex), round(ey)), (round(x), round(y)), shade, arm_w, cv2.LINE_AA)
-    cv2.ellipse(
-        img,
-        (round(x), round(y)),
-        (round(r), round(r * 0.85)),
-        math.degrees(ang),
-        0,
-        360,
-        colour,
-        -1,
-        cv2.LINE_AA,
-    )
+    ang = _draw_arm_and_palm(img, hand, colour)
     for i, spread in enumerate((-0.45, -0.15, 0.15, 0.45)):
         length = r * (1.15 if i in (1, 2) else 1.0)
         a = ang + spread * 0.6
@@ -639,6 +622,29 @@ def draw_hand(img: Image, hand: Hand, held: Image | None = None) -> None:
         -1,
         cv2.LINE_AA,
     )
+
+
+def _draw_arm_and_palm(img: Image, hand: Hand, colour: tuple[int, ...]) -> float:
+    """The bare arm (from the entry, or from the wrist out of a sleeve) and the palm; returns
+    the arm's direction (radians, pointing into the board)."""
+    x, y, r = hand.x, hand.y, hand.radius
+    ang, wx, wy = _arm_frame(hand)
+    ex, ey = hand.entry if hand.sleeve_bgr is None else (wx, wy)
+    shade = tuple(int(c * 0.85) for c in colour)
+    arm_w = max(2, round(r * 1.3))
+    cv2.line(img, (round(ex), round(ey)), (round(x), round(y)), shade, arm_w, cv2.LINE_AA)
+    cv2.ellipse(
+        img,
+        (round(x), round(y)),
+        (round(r), round(r * 0.85)),
+        math.degrees(ang),
+        0,
+        360,
+        colour,
+        -1,
+        cv2.LINE_AA,
+    )
+    return ang
 
 
 def _arm_frame(hand: Hand) -> tuple[float, float, float]:
@@ -697,25 +703,8 @@ def _draw_sleeve(img: Image, hand: Hand) -> None:
 def _draw_holding(img: Image, hand: Hand, held: Image) -> None:
     """A hand holding a piece from above: the palm behind it, thumb and finger on its sides."""
     x, y, r = hand.x, hand.y, hand.radius
-    ang, wx, wy = _arm_frame(hand)
     colour = hand.bgr if img.ndim == 3 else (255,)
-    shade = tuple(int(c * 0.85) for c in colour)
-    arm_w = max(2, round(r * 1.3))
-    start = hand.entry if hand.sleeve_bgr is None else (wx, wy)
-    cv2.line(
-        img, (round(start[0]), round(start[1])), (round(x), round(y)), shade, arm_w, cv2.LINE_AA
-    )
-    cv2.ellipse(
-        img,
-        (round(x), round(y)),
-        (round(r), round(r * 0.85)),
-        math.degrees(ang),
-        0,
-        360,
-        colour,
-        -1,
-        cv2.LINE_AA,
-    )
+    ang = _draw_arm_and_palm(img, hand, colour)
     ph, pw = held.shape[:2]
     reach = r * 0.75 + pw / 2
     cx, cy = x + math.cos(ang) * reach, y + math.sin(ang) * reach

@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from controller.cli._types import Subparsers
@@ -32,7 +33,9 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         help="measure the lens from the printed ChArUco sheet (railtable markers charuco) "
         "held in front of the camera; kept in the data folder under the camera's name",
     )
-    calibrate.add_argument("--source", required=True, help="the camera: 0, /dev/video0, a URL")
+    calibrate.add_argument(
+        "--source", type=_source, required=True, help="the camera: 0, /dev/video0, a URL"
+    )
     calibrate.add_argument(
         "--data", type=_out_folder, default=None, help="the service's data folder (its default)"
     )
@@ -46,7 +49,7 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         help="rendered 720p game through the vision pipeline vs OpenCV's detector on every frame",
     )
     bench.add_argument("--json", action="store_true", help="print one JSON object")
-    bench.add_argument("--moves", type=int, default=30, help="moves in the rendered game")
+    bench.add_argument("--moves", type=_at_least(1), default=30, help="moves in the rendered game")
     bench.add_argument("--seed", type=int, default=7)
     bench.add_argument(
         "--opening", type=int, default=40, help="tiles already on the board when the game starts"
@@ -55,7 +58,7 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     bench.add_argument("--height", type=int, default=720)
     bench.add_argument(
         "--harsh-moves",
-        type=int,
+        type=_at_least(0),
         default=8,
         help="moves in each harsh-condition game (shadows, glare, flicker, skin tones and "
         "sleeves, red carts, a bent and tilted lens); 0 leaves them out",
@@ -88,6 +91,28 @@ def _dpi(text: str) -> int:
     return value
 
 
+def _at_least(least: int) -> Callable[[str], int]:
+    def count(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{value} is not at least {least}")
+        return value
+
+    return count
+
+
+def _source(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give the camera: 0, /dev/video0 or a stream URL")
+    return text.strip()
+
+
+NO_CAMERA_S = 10.0  # a camera that gives no picture for this long is not there
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -108,7 +133,8 @@ def _camera_calibrate(args: argparse.Namespace) -> int:
 
     data = args.data or Config().data_dir
     source = CameraSource(camera_address(args.source))
-    deadline = time.monotonic() + args.seconds
+    started = time.monotonic()
+    deadline = started + args.seconds
     collector: Collector | None = None
     said = ""
     print(
@@ -126,6 +152,8 @@ def _camera_calibrate(args: argparse.Namespace) -> int:
                 )
             frame = source.read()
             if frame is None:
+                if collector is None and time.monotonic() > started + NO_CAMERA_S:
+                    raise OSError(f"no picture from camera {args.source!r}: {source.reason}")
                 if source.reason != said:
                     said = source.reason
                     print(f"camera: {said}", flush=True)

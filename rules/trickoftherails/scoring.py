@@ -8,6 +8,7 @@ from rules.trickoftherails.actions import Remedy
 from rules.trickoftherails.cards import (
     CARDS,
     COMPANIES,
+    COMPANY_NAMES,
     COMPANY_OF,
     INFINITE,
     VALUE_OF,
@@ -63,15 +64,6 @@ def scores(rules: Rules, d: Data) -> list[float]:
     if rules.teams:
         return [float(own[s] + own[(s + 2) % 4]) for s in range(4)]
     return [float(x) for x in own]
-
-
-COMPANY_NAMES = {
-    Company.BO: "B&O",
-    Company.CO: "C&O",
-    Company.ERIE: "Erie",
-    Company.NYC: "NYC",
-    Company.PRR: "PRR",
-}
 
 
 def score_parts(rules: Rules, d: Data) -> list[list[tuple[str, float]]]:

@@ -18,7 +18,8 @@ def _fails(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     err = capsys.readouterr().err
     assert code == 2, err
     assert "Traceback" not in err
-    lines = [line for line in err.splitlines() if not line.startswith("usage:")]
+    # argparse's usage block (its first line and the indented ones after it) stands above
+    lines = [line for line in err.splitlines() if not line.startswith(("usage:", " "))]
     assert len(lines) == 1, err
     return lines[0]
 
@@ -42,6 +43,12 @@ def _fails(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
         ),
         (["rules", "play", "chess"], "railtable rules play: unknown game 'chess'"),
         (["bench", "referee", "--game", "chess"], "unknown game 'chess'"),
+        (["bench", "vision", "--harsh-moves", "-3"], "-3 is not at least 0"),
+        (["bench", "vision", "--moves", "x"], "'x' is not a whole number"),
+        (["camera", "calibrate", "--source", " "], "give the camera: 0, /dev/video0"),
+        (["camera", "calibrate", "--source", "0", "--seconds", "0"], "not within 1 to 3600"),
+        (["camera", "calibrate", "--source", "0", "--data", "/etc/passwd"], "is a file"),
+        (["markers", "charuco", "--out", "x", "--dpi", "20"], "20 is not within 72 to 1200"),
     ],
 )
 def test_each_mistake_is_one_line(
