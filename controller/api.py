@@ -26,8 +26,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 
-from controller.referee import Referee, VerdictKind
-from controller.session import Asker, Refused, Role, TableSession
+from controller.referee import Pieces, Referee, VerdictKind
+from controller.session import Asker, Refused, Role, TableSession, changed_locations
 from controller.store import Event, EventKind
 from rules.core import CHANCE, GameInfo, IllegalAction, State, Visibility
 from rules.registry import GAMES, game_info, new_game
@@ -170,6 +170,7 @@ def create_app(control: TableControl) -> FastAPI:
     app.state.control = control
     app.state.pin_guard = PinGuard()
     session = control.session
+    referees: dict[str, Referee] = {}  # per game, for replays of finished games
 
     @app.exception_handler(Refused)
     async def refused(_: Request, error: Refused) -> JSONResponse:
@@ -416,28 +417,32 @@ def create_app(control: TableControl) -> FastAPI:
         info = game_info(record.game)
         moves = session.log.record_json(game_id)["actions"]
         state = new_game(record.game, record.options, record.seed)
-        referee = Referee.for_game(info) if info.layout is not None else None
+        referee = None
+        if info.layout is not None:
+            referee = referees.get(info.name) or referees.setdefault(
+                info.name, Referee.for_game(info)
+            )
         steps = sum(1 for m in moves if m["seat"] is not None and m["seat"] != CHANCE)
         if step > steps:
             raise HTTPException(404, f"step {step} is beyond the game's {steps} moves")
         done, text, actor = 0, "the start", CHANCE
-        before = referee.table_of(state) if referee is not None else {}
-        moved: list[str] = []
+        before: dict[str, Pieces] = {}
         for move in moves:
             players_move = move["seat"] is not None and move["seat"] != CHANCE
             if players_move and done == step:
                 break
             if players_move:
-                before = referee.table_of(state) if referee is not None else {}
                 actor = int(move["seat"])
+                if done == step - 1 and referee is not None:
+                    before = referee.table_of(state)  # the table before the step shown
             action = state.parse_action(move["action"])
             state.apply(action)
             if players_move:
                 done += 1
                 text = _words(type(state), state.action_view(action, actor, None))
+        moved: list[str] = []
         if referee is not None and step > 0:
-            after = referee.table_of(state)
-            moved = sorted(n for n in before.keys() | after.keys() if before.get(n) != after.get(n))
+            moved = sorted(changed_locations(before, referee.table_of(state)))
         return {
             "game_id": game_id,
             "title": info.title,

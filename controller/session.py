@@ -269,9 +269,7 @@ class TableSession:
             raise Refused(str(error), 422) from None
         moved = any(not action.CHANCE_OUTCOME for _, action in done)
         if before is not None and self.referee is not None and moved:
-            after = self.referee.table_of(state)
-            names = before.keys() | after.keys()
-            self.last_move = frozenset(n for n in names if before.get(n) != after.get(n))
+            self.last_move = changed_locations(before, self.referee.table_of(state))
         return done
 
     def _draw_chance(self) -> None:
@@ -311,6 +309,11 @@ class TableSession:
         for event in events:
             for listener in list(self.listeners):
                 listener(event)
+
+
+def changed_locations(before: dict[str, Pieces], after: dict[str, Pieces]) -> frozenset[str]:
+    """The locations whose pieces differ between two tables."""
+    return frozenset(n for n in before.keys() | after.keys() if before.get(n) != after.get(n))
 
 
 def as_laid(before: dict[str, Pieces], observation: Observation) -> dict[str, Pieces]:
