@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.gpio import GpioPins
+from controller.table.gpio import GpioPins
 from rules.core import BadOptions, resolve_options
 from rules.registry import GAMES, game_info
 

@@ -8,8 +8,8 @@ import sys
 
 import uvicorn
 
-from controller.api import create_app
-from controller.service import ServiceSettings, TableService
+from controller.api.app import create_app
+from controller.table.service import ServiceSettings, TableService
 
 
 def configure_logging() -> None:

@@ -7,18 +7,18 @@ import sys
 from collections.abc import Sequence
 
 from controller.cli import (
+    bench_cmd,
     board_cmd,
     doctor_cmd,
     referee_cmd,
     rules_cmd,
     serve_cmd,
-    service_cmd,
     vision_cmd,
 )
 from controller.cli._types import UsageError
 
 # Each module adds its own sub-commands and `bench` targets; none of them touches another's.
-_AREAS = (rules_cmd, board_cmd, vision_cmd, serve_cmd, referee_cmd, service_cmd, doctor_cmd)
+_AREAS = (rules_cmd, board_cmd, vision_cmd, serve_cmd, referee_cmd, bench_cmd, doctor_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

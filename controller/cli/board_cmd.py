@@ -76,7 +76,7 @@ def _watch_seconds(text: str) -> float:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    from controller.board_watch import watch
+    from controller.tools.board_watch import watch
 
     return watch(args.url, args.duration)
 
@@ -179,7 +179,7 @@ def _sim_board(args: argparse.Namespace) -> int:
 
 
 def _bench_link(args: argparse.Namespace) -> int:
-    from controller import link_bench
+    from controller.bench import link as link_bench
 
     throughput = args.throughput_seconds
     if _refuse(

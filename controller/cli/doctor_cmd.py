@@ -18,7 +18,7 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from controller.doctor import diagnose
+    from controller.tools.doctor import diagnose
 
     findings = diagnose(args.config)
     for finding in findings:

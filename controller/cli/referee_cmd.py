@@ -33,7 +33,7 @@ def _positive(text: str) -> int:
 
 def _bench(args: argparse.Namespace) -> int:
     import rules
-    from controller.referee_cases import bench
+    from controller.referee.cases import bench
 
     games = args.game or [n for n, info in rules.GAMES.items() if info.expected_table]
     for name in games:

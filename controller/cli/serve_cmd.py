@@ -44,7 +44,7 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
 def _serve(args: argparse.Namespace) -> int:
     from controller.config import check_game, default_path, load_config
     from controller.serve import configure_logging, run_service
-    from controller.service import ServiceSettings
+    from controller.table.service import ServiceSettings
 
     config = load_config(args.config if args.config is not None else default_path())
     given = {

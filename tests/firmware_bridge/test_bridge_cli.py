@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from controller import link_bench as bench
+from controller.bench import link as bench
 from controller.cli import board_cmd, main
 from firmware_bridge.messages import Occupancy, Square
 from firmware_bridge.session import OccupancyChanged, diff

@@ -1,0 +1,1 @@
+"""Benchmarks of the service: pulled plugs, end-to-end latency, the serial link, stress."""

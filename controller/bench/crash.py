@@ -1,0 +1,165 @@
+"""Pulled plugs: a scripted game killed with SIGKILL at random points, restarted each time.
+
+The worker plays a scripted game through the table session (each action chosen from the game's
+seed and the number of steps so far, so a restarted worker carries on the same script) and prints
+`ACK n` once the n-th step is on disk. The runner kills it at random moments, restarts it, and
+checks after every restart that the state is exactly the script's state after the steps in the
+log: nothing acknowledged is lost, nothing is applied twice, and the log is never half-written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from controller.game.access import Asker
+from controller.game.live import TableSession
+from controller.game.store import EventLog
+from rules.core import CHANCE, State
+from rules.playout import Policy, choose
+from rules.registry import new_game
+
+
+def scripted_action(state: State) -> dict[str, object]:
+    """The script's next action: the bot's pick from a RNG seeded by the game and its step."""
+    rng = random.Random(state.seed * 7919 + len(state.history))
+    return choose(state, rng, Policy.BOT).to_json()
+
+
+def worker(data_dir: Path, game: str, players: int, seed: int, steps: int) -> int:
+    """Resume or start the game, then play the script, acknowledging each step once on disk."""
+    session = TableSession(EventLog(data_dir / "railtable.sqlite3"))
+    if not session.resume():
+        session.start(game, {"players": players}, seed)
+    while True:
+        state = session.state
+        if state is None or state.is_over or len(state.history) >= steps:
+            print("DONE", flush=True)
+            return 0
+        seat = state.current_player
+        assert seat is not None and seat != CHANCE
+        session.act(Asker.at(seat), scripted_action(state))
+        print(f"ACK {len(state.history)}", flush=True)
+
+
+def reference(game: str, players: int, seed: int, length: int) -> State:
+    """The script played directly on the engine until the history is `length` long."""
+    from controller.referee.deck import digital_draw
+
+    state = new_game(game, {"players": players}, seed)
+    while len(state.history) < length:
+        if state.current_player == CHANCE:
+            state.apply(digital_draw(state))
+        else:
+            state.apply(scripted_action(state))
+    return state
+
+
+@dataclass(frozen=True)
+class CrashReport:
+    """What the kills showed."""
+
+    kills: int
+    restarts: int
+    acknowledged: int  # the last step acknowledged before the last kill
+    steps_in_log: int
+    lost: int  # acknowledged steps missing after a restart: must be 0
+    mismatches: int  # restarts whose state differed from the script's: must be 0
+    seconds: float
+
+    def to_json(self) -> dict[str, object]:
+        return dict(vars(self))
+
+
+def run(
+    kills: int,
+    data_dir: Path,
+    game: str = "offtherails",
+    players: int = 4,
+    seed: int = 4,
+    steps: int = 400,
+    rng_seed: int = 1,
+) -> CrashReport:
+    """Kill the worker `kills` times at random moments; check the log after each restart."""
+    rng = random.Random(rng_seed)
+    started = time.monotonic()
+    acknowledged = lost = mismatches = restarts = 0
+    in_log = 0
+    for _ in range(kills):
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "controller.bench.crash",
+                "worker",
+                str(data_dir),
+                game,
+                str(players),
+                str(seed),
+                str(steps),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert process.stdout is not None
+        wait_acks = rng.randint(1, 4)
+        seen = 0
+        for line in process.stdout:
+            if line.startswith("ACK"):
+                acknowledged = int(line.split()[1])
+                seen += 1
+                if seen >= wait_acks:
+                    time.sleep(rng.random() * 0.01)  # somewhere inside the next step
+                    break
+            elif line.startswith("DONE"):
+                break
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+        restarts += 1
+        log = EventLog(data_dir / "railtable.sqlite3")
+        record = log.open_game()
+        if record is None:
+            log.close()
+            break
+        log.close()
+        resumed = TableSession(EventLog(data_dir / "railtable.sqlite3"))  # as the service starts
+        resumed.resume()
+        state = resumed.state
+        resumed.log.close()
+        if state is None:
+            break
+        in_log = len(state.history)
+        if in_log < acknowledged:
+            lost += 1
+        expected = reference(game, players, seed, in_log)
+        if json.dumps(expected.to_json(), sort_keys=True) != json.dumps(
+            state.to_json(), sort_keys=True
+        ):
+            mismatches += 1
+    return CrashReport(
+        kills,
+        restarts,
+        acknowledged,
+        in_log,
+        lost,
+        mismatches,
+        round(time.monotonic() - started, 2),
+    )
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 7 and sys.argv[1] == "worker":
+        _, _, folder, name, count, game_seed, limit = sys.argv
+        sys.exit(worker(Path(folder), name, int(count), int(game_seed), int(limit)))
+    print(
+        "usage: python -m controller.bench.crash worker DIR GAME PLAYERS SEED STEPS",
+        file=sys.stderr,
+    )
+    sys.exit(2)

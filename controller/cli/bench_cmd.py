@@ -1,0 +1,65 @@
+"""`railtable bench crash` (pulled plugs) and `railtable bench e2e` (the service's latency)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from pathlib import Path
+
+from controller.cli._types import Subparsers
+
+
+def register(commands: Subparsers, benches: Subparsers) -> None:
+    """Add the `crash` and `e2e` bench targets."""
+    crash = benches.add_parser(
+        "crash", help="SIGKILL a scripted game at random points; nothing accepted may be lost"
+    )
+    crash.add_argument("--kills", type=_positive, default=20, help="how many times to kill it")
+    crash.add_argument("--json", action="store_true", help="print one JSON object")
+    crash.add_argument("--seed", type=int, default=1, help="seed of the moments chosen")
+    crash.set_defaults(handler=_crash)
+
+    e2e = benches.add_parser(
+        "e2e", help="magnet placed to event at an SSE client; memory; start-up time"
+    )
+    e2e.add_argument("--json", action="store_true", help="print one JSON object")
+    e2e.add_argument("--samples", type=_positive, default=20, help="changes timed")
+    e2e.add_argument("--phones", type=_positive, default=1, help="SSE clients listening")
+    e2e.set_defaults(handler=_e2e)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not at least 1")
+    return value
+
+
+def _crash(args: argparse.Namespace) -> int:
+    from controller.bench.crash import run
+
+    with tempfile.TemporaryDirectory(prefix="railtable-crash-") as folder:
+        report = run(args.kills, Path(folder), rng_seed=args.seed)
+    figures = report.to_json()
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            print(f"{key:14} {value}")
+    return 0 if report.lost == 0 and report.mismatches == 0 else 1
+
+
+def _e2e(args: argparse.Namespace) -> int:
+    from controller.bench.e2e import bench
+
+    figures = bench(args.samples, args.phones)
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            print(f"{key:24} {value}")
+    return 0

@@ -1,0 +1,50 @@
+"""Who may do what: a spectator, a player at a seat, the host (the table PIN); refusals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Role(StrEnum):
+    """Who is asking: someone watching, a player at a seat, or the host (the table PIN)."""
+
+    SPECTATOR = "spectator"
+    SEAT = "seat"
+    HOST = "host"
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who sent a request; every route of the API knows it."""
+
+    role: Role
+    seat: int | None = None
+
+    @staticmethod
+    def spectator() -> Asker:
+        return Asker(Role.SPECTATOR)
+
+    @staticmethod
+    def host() -> Asker:
+        return Asker(Role.HOST)
+
+    @staticmethod
+    def at(seat: int) -> Asker:
+        return Asker(Role.SEAT, seat)
+
+
+class Why(StrEnum):
+    """Why the table refuses a request; the API maps each to its HTTP status."""
+
+    NOT_ALLOWED = "not_allowed"  # not for who is asking (a spectator acting, another seat)
+    NOT_NOW = "not_now"  # nothing to answer, nothing to undo, no game open
+    REFUSED = "refused"  # malformed, or against the rules
+
+
+class Refused(ValueError):
+    """A request the table refuses: the message names what was wrong, `why` says of what kind."""
+
+    def __init__(self, message: str, why: Why = Why.NOT_NOW) -> None:
+        super().__init__(message)
+        self.why = why

@@ -1,0 +1,271 @@
+"""The game at the table: the engine state, the referee's verdicts acted on, the event log written.
+
+`TableSession` is the one place where the game changes. Settled observations (from the camera and
+the sensor board) and actions from phones and seat buttons both come here, are checked by the same
+engine, and every accepted change is written to the event log before anyone hears of it. It is
+synchronous and single-threaded: the service calls it from its event loop.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from controller.game.access import Asker, Refused, Role, Why
+from controller.game.store import Event, EventKind, EventLog, GameRecord, action_entry
+from controller.referee.deck import digital_draw
+from controller.referee.judge import Alternative, Referee, Verdict, VerdictKind
+from controller.referee.observe import Observation
+from controller.referee.tables import Pieces, as_laid, changed_locations
+from rules.core import CHANCE, Action, GameInfo, IllegalAction, State, Visibility
+from rules.registry import game_info, new_game
+
+Listener = Callable[[Event], None]
+
+
+class TableSession:
+    """The open game: state, referee, table as it lies, pending question; writes the log."""
+
+    def __init__(self, log: EventLog) -> None:
+        self.log = log
+        self.listeners: list[Listener] = []
+        self.record: GameRecord | None = None
+        self.state: State | None = None
+        self.info: GameInfo | None = None
+        self.referee: Referee | None = None
+        self.table: dict[str, Pieces] = {}
+        self.verdict: Verdict | None = None  # the last verdict, while it stands
+        self.last_move: frozenset[str] = frozenset()  # locations the last players' move changed
+
+    # ---- games
+    def resume(self) -> bool:
+        """Rebuild the open game from the log, if there is one."""
+        record = self.log.open_game()
+        if record is None:
+            return False
+        self._load(record, self.log.replay(record))
+        self._draw_chance()  # a plug pulled between a move and its draws: draw them now, the same
+        self._ask_for_draws()
+        return True
+
+    def start(self, name: str, options: Mapping[str, Any], seed: int | None = None) -> State:
+        """A new game (`options` may hold `players`); bad names and options are refused."""
+        try:
+            info = game_info(name)
+        except KeyError as error:
+            raise Refused(str(error.args[0]), Why.REFUSED) from None
+        seed = random.randrange(1 << 31) if seed is None else seed
+        try:
+            state = new_game(name, dict(options), seed)
+        except ValueError as error:
+            raise Refused(str(error), Why.REFUSED) from None
+        game_id, event = self.log.start_game(info.name, dict(state.options), seed)
+        record = self.log.game(game_id)
+        assert record is not None
+        lying = self.table  # what the last game left on the table, as far as it was seen
+        self._load(record, state)
+        if lying and self.referee is not None:
+            # A new game on a table still holding pieces: the referee asks to clear them
+            # rather than read them as the new game's moves.
+            self.table = {n: self.referee.canonical(ps) for n, ps in lying.items()}
+        self._publish([event])
+        self._draw_chance()
+        self._ask_for_draws()
+        return state
+
+    def end(self, reason: str = "ended by the host") -> None:
+        record, state = self._open()
+        self._publish([self.log.end_game(record.id, state.scores(), reason)])
+        self.record = None
+        self.state = None
+        self.verdict = None
+
+    def _load(self, record: GameRecord, state: State) -> None:
+        self.record = record
+        self.state = state
+        self.info = game_info(record.game)
+        self.referee = Referee.for_game(self.info) if self.info.expected_table else None
+        self.table = self.referee.table_of(state) if self.referee else {}
+        self.verdict = None
+        self.last_move = frozenset()
+
+    def _open(self) -> tuple[GameRecord, State]:
+        if self.record is None or self.state is None:
+            raise Refused("no game is open: the host starts one", Why.NOT_NOW)
+        return self.record, self.state
+
+    # ---- the table
+    def observe(self, observation: Observation) -> Verdict | None:
+        """Judge a settled observation and act on the verdict; None when no game can judge it."""
+        record, state = self._open()
+        if self.referee is None or state.is_over:
+            return None
+        verdict = self.referee.judge(state, observation, self.table, digital_draw)
+        entries: list[tuple[int | None, EventKind, Any]] = []
+        applied: list[tuple[int | None, Action]] = []
+        if verdict.kind in (VerdictKind.APPLIED, VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
+            applied = self._apply_all(state, list(verdict.actions))
+            entries += [action_entry(seat, action) for seat, action in applied]
+        if verdict.kind is VerdictKind.ALERT:
+            entries.append((None, EventKind.ALERT, verdict.to_json()))
+        elif verdict.kind is VerdictKind.INSTRUCTIONS or verdict.instructions:
+            entries.append((None, EventKind.INSTRUCTION, verdict.to_json()))
+        if verdict.kind is not VerdictKind.IN_SYNC or self.verdict is not None:
+            entries.append((verdict.seat, EventKind.VERDICT, verdict.to_json()))
+        try:
+            events = self.log.append(record.id, entries) if entries else []
+        except BaseException:
+            for _ in applied:
+                state.undo()
+            raise
+        if verdict.settles_table:
+            self.table = as_laid(self.table, observation)
+        self.verdict = None if verdict.kind is VerdictKind.IN_SYNC else verdict
+        self._publish(events)
+        self._draw_chance()
+        self._ask_for_draws()
+        self._check_end()
+        return verdict
+
+    # ---- actions no sensor sees
+    def act(self, asker: Asker, action: Mapping[str, Any]) -> list[Event]:
+        """An action from a phone or a seat button, checked by the engine; the host may act for
+        the seat whose turn it is."""
+        record, state = self._open()
+        if asker.role is Role.SPECTATOR:
+            raise Refused("a spectator cannot act: join a seat first", Why.NOT_ALLOWED)
+        try:
+            parsed = state.parse_action(action)
+        except IllegalAction as error:
+            raise Refused(str(error), Why.REFUSED) from None
+        seat = state.current_player
+        if parsed.CHANCE_OUTCOME and asker.role is not Role.HOST:
+            raise Refused("only the host enters a physical draw", Why.NOT_ALLOWED)
+        if asker.role is Role.SEAT and asker.seat != seat:
+            raise Refused(
+                f"it is not seat {asker.seat}'s turn to act (seat {seat} is)", Why.NOT_ALLOWED
+            )
+        return self._commit(record, state, [parsed])
+
+    def answer(self, asker: Asker, option: int) -> list[Event]:
+        """The seat's pick for the referee's question (a choice, or an input nothing shows)."""
+        verdict = self.verdict
+        if verdict is None or verdict.kind not in (VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
+            raise Refused("there is no question to answer", Why.NOT_NOW)
+        if asker.role is Role.SPECTATOR or (asker.role is Role.SEAT and asker.seat != verdict.seat):
+            who = "the host" if verdict.seat is None else f"seat {verdict.seat}"
+            raise Refused(f"the question is for {who}", Why.NOT_ALLOWED)
+        if not 0 <= option < len(verdict.options):
+            raise Refused(
+                f"option {option} is not one of 0..{len(verdict.options) - 1}", Why.REFUSED
+            )
+        record, state = self._open()
+        return self._commit(record, state, list(verdict.options[option].actions))
+
+    def _commit(self, record: GameRecord, state: State, actions: list[Action]) -> list[Event]:
+        """Apply actions a person gave, log them (on disk before anyone hears), then go on."""
+        applied = self._apply_all(state, actions)
+        try:
+            events = self.log.append(record.id, [action_entry(s, a) for s, a in applied])
+        except BaseException:
+            for _ in applied:
+                state.undo()
+            raise
+        self.verdict = None
+        self._publish(events)
+        self._draw_chance()
+        self._ask_for_draws()
+        self._check_end()
+        return events
+
+    def undo(self, asker: Asker, count: int = 1) -> list[Event]:
+        """The host takes back the last `count` players' actions (and the draws after them)."""
+        if asker.role is not Role.HOST:
+            raise Refused("only the host can undo (enter the table PIN)", Why.NOT_ALLOWED)
+        record, state = self._open()
+        taken = 0
+        undone = 0
+        while taken < count:
+            if not state.history:
+                break
+            action = state.undo()
+            undone += 1
+            if not action.CHANCE_OUTCOME:
+                taken += 1
+        if not undone:
+            raise Refused("nothing to undo", Why.NOT_NOW)
+        events = self.log.append(record.id, [(None, EventKind.UNDO, {"count": undone})])
+        if self.referee is not None:
+            self.table = self.referee.table_of(state)
+        self.verdict = None
+        self.last_move = frozenset()
+        self._publish(events)
+        return events
+
+    def accept_table(self, asker: Asker) -> None:
+        """The host says the table as it lies now is right (after correcting it by hand)."""
+        if asker.role is not Role.HOST:
+            raise Refused("only the host can correct the board", Why.NOT_ALLOWED)
+        _, state = self._open()
+        if self.referee is not None:
+            self.table = self.referee.table_of(state)
+        self.verdict = None
+
+    # ---- helpers
+    def _apply_all(self, state: State, actions: list[Action]) -> list[tuple[int | None, Action]]:
+        """Apply in order, atomically: on a refusal nothing stays applied. A players' move
+        (not a draw alone) becomes `last_move`: the locations whose pieces it changed."""
+        done: list[tuple[int | None, Action]] = []
+        before = self.referee.table_of(state) if self.referee is not None and actions else None
+        try:
+            for action in actions:
+                seat = state.current_player
+                state.apply(action)
+                done.append((seat, state.history[-1]))
+        except IllegalAction as error:
+            for _ in done:
+                state.undo()
+            raise Refused(str(error), Why.REFUSED) from None
+        moved = any(not action.CHANCE_OUTCOME for _, action in done)
+        if before is not None and self.referee is not None and moved:
+            self.last_move = changed_locations(before, self.referee.table_of(state))
+        return done
+
+    def _draw_chance(self) -> None:
+        """Resolve pending chance with the digital deck; each draw is logged before it counts."""
+        record, state = self._open()
+        while state.current_player == CHANCE and not state.observed_chance():
+            outcome = digital_draw(state)
+            state.apply(outcome)
+            try:
+                events = self.log.append(record.id, [action_entry(CHANCE, state.history[-1])])
+            except BaseException:
+                state.undo()
+                raise
+            self._publish(events)
+
+    def _ask_for_draws(self) -> None:
+        """A real draw nothing on the table shows (a gem from the bag): ask the host which."""
+        state = self.state
+        if state is None or state.current_player != CHANCE or not state.observed_chance():
+            return
+        outcomes = [a for a, p in state.chance_outcomes() if p > 0]
+        if not outcomes or all(a.VISIBILITY is Visibility.TABLE for a in outcomes):
+            return  # the camera will see it (a card in the reveal slot)
+        options = tuple(Alternative((a,), a.describe()) for a in outcomes)
+        self.verdict = Verdict(
+            VerdictKind.NEEDS_INPUT,
+            "the host (a real draw): say which came up: " + "; ".join(o.text for o in options),
+            options=options,
+        )
+
+    def _check_end(self) -> None:
+        if self.state is not None and self.state.is_over and self.record is not None:
+            reason = str(self.state.to_json().get("end_reason") or "the game is over")
+            self.end(reason)
+
+    def _publish(self, events: list[Event]) -> None:
+        for event in events:
+            for listener in list(self.listeners):
+                listener(event)

@@ -1,0 +1,1 @@
+"""The referee: from a settled table and the game's state to one verdict (pure, no I/O)."""

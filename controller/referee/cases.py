@@ -1,0 +1,332 @@
+"""Bot games shown to the referee as tables: the cases its conformance test and its bench judge.
+
+A bot plays; before each stretch of one to three actions that show on the table, the table as those
+actions leave it is shown to the referee (also with locations covered, and with a wrong piece
+slipped in), and the referee's verdicts are followed as the service would: applied actions are
+applied, inputs and choices are answered as the players really played. The case is recovered when
+the game ends up in exactly the state the players made.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+
+from controller.referee.deck import digital_draw
+from controller.referee.judge import Referee, Verdict, VerdictKind
+from controller.referee.observe import LocationView, Observation, Seen
+from controller.referee.tables import Pieces
+from rules.core import CHANCE, Action, GameInfo, State, Visibility
+from rules.physical import PlacedPiece, TableObservation
+from rules.playout import Policy, choose
+from rules.registry import game_info, new_game
+
+
+class CaseKind(StrEnum):
+    """How the table is shown to the referee."""
+
+    SINGLE = "single"  # one action that shows on the table
+    MERGED = "merged"  # two or three at once
+    COVERED = "covered"  # as SINGLE or MERGED, with some locations unknown
+    WRONG_PIECE = "wrong_piece"  # as SINGLE, with a piece no legal action puts there
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """What became of one case."""
+
+    kind: CaseKind
+    verdicts: tuple[VerdictKind, ...]
+    recovered: bool  # the state the players made was reached
+    false_applied: bool  # something was applied that the players did not do (see `unseen`)
+    unseen: bool  # not recovered, but the players' state shows the same table: the difference
+    # lies in actions nothing on the table shows (a minecart placed and derailed at once)
+    alerted: bool
+    first_ms: float  # the first verdict's time
+
+
+def _resolve(state: State) -> None:
+    while state.current_player == CHANCE:
+        state.apply(digital_draw(state))
+
+
+def _key(state: State) -> str:
+    return json.dumps(state.to_json(), sort_keys=True)
+
+
+def _from_a_phone(state: State, action: Action, referee: Referee) -> bool:
+    """An input nothing waits for, or an implied action with nothing on the table to prove it
+    (a turn ended with no cart to move): the service gets these from a phone or seat button."""
+    if action.VISIBILITY is Visibility.TABLE:
+        return False
+    if action.VISIBILITY is Visibility.INPUT:
+        return any(a.VISIBILITY is not Visibility.INPUT for a in state.legal_actions())
+    before = referee.table_of(state)
+    mark = len(state.history)
+    state.apply(action)
+    try:
+        _resolve(state)
+        return referee.table_of(state) == before
+    finally:
+        while len(state.history) > mark:
+            state.undo()
+
+
+def _stretch(
+    state: State, rng: random.Random, shown: int, referee: Referee
+) -> tuple[list[Action], list[dict[str, Pieces]]] | None:
+    """Play until `shown` actions that show on the table were taken (chance by the digital deck);
+    None when an input nothing waits for comes first (it would come from a phone)."""
+    taken: list[Action] = []
+    placed: list[dict[str, Pieces]] = []  # what each action that shows on the table put where
+    while len(placed) < shown and not state.is_over:
+        action = state.parse_action(choose(state, rng, Policy.BOT))
+        if _from_a_phone(state, action, referee):
+            break
+        before = referee.table_of(state)
+        state.apply(action)
+        taken.append(state.history[-1])
+        if action.VISIBILITY is Visibility.TABLE:
+            after = referee.table_of(state)
+            placed.append(
+                {
+                    n: after.get(n, ())
+                    for n in set(before) | set(after)
+                    if before.get(n) != after.get(n)
+                }
+            )
+        _resolve(state)
+    return (taken, placed) if placed else None
+
+
+def follow(
+    referee: Referee,
+    state: State,
+    observation: Observation,
+    table: dict[str, Pieces],
+    truth: list[Action],
+    want: str,
+) -> tuple[list[Verdict], list[float]]:
+    """Act on verdicts as the service would until the table is judged settled; answer inputs
+    and choices as the players played (`truth`, the actions from the state as given)."""
+    verdicts: list[Verdict] = []
+    times: list[float] = []
+    mark = len(state.history)
+    for _ in range(6):
+        start = time.perf_counter()
+        verdict = referee.judge(state, observation, table, digital_draw)
+        times.append((time.perf_counter() - start) * 1000)
+        verdicts.append(verdict)
+        applied = list(verdict.actions)
+        if verdict.kind in (VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
+            answer = _answer(state, verdict, truth[len(state.history) - mark :], want)
+            if answer is None:
+                return verdicts, times
+            applied += answer
+        elif verdict.kind is not VerdictKind.APPLIED:
+            return verdicts, times
+        for action in applied:
+            state.apply(action)
+        _resolve(state)
+        if verdict.settles_table:
+            table = {**table, **_exact(observation)}
+    return verdicts, times
+
+
+def _answer(state: State, verdict: Verdict, rest: list[Action], want: str) -> list[Action] | None:
+    """The option the players would pick: the one that makes the state they made, or else the
+    one whose actions they took."""
+    mark = len(state.history)
+    for option in verdict.options:
+        try:
+            for action in (*verdict.actions, *option.actions):
+                state.apply(action)
+            _resolve(state)
+            if _key(state) == want:
+                return list(option.actions)
+        finally:
+            while len(state.history) > mark:
+                state.undo()
+    taken = [a for a in rest if not a.CHANCE_OUTCOME]
+    for option in verdict.options:
+        if all(a in taken for a in option.actions if not a.CHANCE_OUTCOME):
+            return list(option.actions)
+    return None
+
+
+def _exact(observation: Observation) -> dict[str, Pieces]:
+    return {n: v.pieces for n, v in observation.views.items() if v.seen is Seen.EXACT and v.pieces}
+
+
+def cases(
+    name: str, players: int, seed: int, referee: Referee | None = None, max_steps: int = 400
+) -> Iterator[CaseResult]:
+    """Play one bot game and judge its tables; one result per case."""
+    info: GameInfo = game_info(name)
+    referee = referee or Referee.for_game(info)
+    layout = info.layout({"players": players}) if info.layout else None
+    names = [loc.name for loc in layout.locations] if layout else []
+    state = new_game(name, {"players": players}, seed)
+    rng = random.Random(seed)
+    kinds = list(CaseKind)
+    steps = 0
+    while not state.is_over and steps < max_steps:
+        steps += 1
+        if state.current_player == CHANCE:
+            _resolve(state)
+            continue
+        kind = kinds[steps % len(kinds)]
+        shown = 1 if kind in (CaseKind.SINGLE, CaseKind.WRONG_PIECE) else 2 + steps % 2
+        before = referee.table_of(state)
+        mark = len(state.history)
+        stretch = _stretch(state, rng, shown, referee)
+        if stretch is None or referee.table_of(state) == before:
+            # from a phone, or nothing shows: apply it, no table to judge
+            while len(state.history) > mark:
+                state.undo()
+            state.apply(choose(state, rng, Policy.BOT))
+            _resolve(state)
+            continue
+        truth = list(state.history[mark:])
+        want = _key(state)
+        after = referee.table_of(state)
+        # a piece placed and moved on (or covered by another) before the table settled leaves no
+        # trace of its placing: nothing it put anywhere still lies there
+        in_transit = any(
+            all(after.get(n, ()) != put for n, put in places.items()) for places in stretch[1]
+        )
+        while len(state.history) > mark:
+            state.undo()
+        observation = Observation.exact(
+            TableObservation.of(after), sorted(set(names) | set(after) | set(before))
+        )
+        whole = observation
+        if kind is CaseKind.COVERED:
+            observation = _cover(observation, rng)
+        if kind is CaseKind.WRONG_PIECE:
+            slipped = _slip(referee, observation, info, rng)
+            if slipped is None:
+                kind = CaseKind.SINGLE
+            else:
+                observation = slipped
+        verdicts, times = follow(referee, state, observation, before, truth, want)
+        if kind is CaseKind.COVERED:  # the hand moves away: the rest must be recovered then
+            more, _ = follow(
+                referee, state, whole, before, truth[len(state.history) - mark :], want
+            )
+            verdicts += more
+        recovered = _key(state) == want
+        done = list(state.history[mark:])
+        if kind is CaseKind.WRONG_PIECE:
+            false_applied = bool(done)  # a wrong piece is an alert; nothing is applied
+        else:
+            false_applied = not recovered and not _taken_by_players(done, truth)
+        unseen = not recovered and (in_transit or referee.table_of(state) == after)
+        yield CaseResult(
+            kind,
+            tuple(v.kind for v in verdicts),
+            recovered,
+            false_applied,
+            unseen,
+            any(v.kind is VerdictKind.ALERT for v in verdicts),
+            times[0],
+        )
+        # carry on from the players' real state
+        while len(state.history) > mark:
+            state.undo()
+        for action in truth:
+            state.apply(action)
+
+
+def _taken_by_players(done: list[Action], truth: list[Action]) -> bool:
+    """Whether every player's action applied is one the players took (in any order)."""
+    left = [a for a in truth if not a.CHANCE_OUTCOME]
+    for action in done:
+        if action.CHANCE_OUTCOME:
+            continue
+        if action not in left:
+            return False
+        left.remove(action)
+    return True
+
+
+def _cover(observation: Observation, rng: random.Random) -> Observation:
+    names = sorted(observation.views)
+    covered = set(rng.sample(names, max(1, len(names) // 10)))
+    views = {
+        n: LocationView(Seen.UNKNOWN, reason="a hand") if n in covered else v
+        for n, v in observation.views.items()
+    }
+    return Observation(observation.mode, views)
+
+
+def _slip(
+    referee: Referee, observation: Observation, info: GameInfo, rng: random.Random
+) -> Observation | None:
+    """A second copy of a one-of-a-kind piece already on the table, on an empty location."""
+    if info.catalogue is None:
+        return None
+    unique = {e.piece for e in info.catalogue().entries if e.copies == 1}
+    on_table = [p for v in observation.views.values() for p in v.pieces if p.piece in unique]
+    empty = sorted(n for n, v in observation.views.items() if v.seen is Seen.EXACT and not v.pieces)
+    if not on_table or not empty:
+        return None
+    piece = rng.choice(sorted(on_table))
+    where = rng.choice(empty)
+    views = dict(observation.views)
+    views[where] = LocationView(Seen.EXACT, (PlacedPiece(piece.piece, piece.rotation),))
+    return Observation(observation.mode, views)
+
+
+def bench(games: list[str], seeds: int, players: int | None = None) -> dict[str, float | int | str]:
+    """Figures over bot games: verdict times (wall and CPU) and how many tables were recovered."""
+    single: list[float] = []
+    merged: list[float] = []
+    counts = {"cases": 0, "recovered": 0, "judged": 0, "false_applied": 0, "in_transit": 0}
+    wrong = {"cases": 0, "alerted": 0}
+    cpu_start = time.process_time()
+    wall_start = time.perf_counter()
+    for name in games:
+        info = game_info(name)
+        for seed in range(seeds):
+            count = players or info.min_players + seed % (info.max_players - info.min_players + 1)
+            for result in cases(name, count, seed):
+                counts["cases"] += 1
+                counts["false_applied"] += result.false_applied and not result.unseen
+                if result.kind is CaseKind.WRONG_PIECE:
+                    wrong["cases"] += 1
+                    wrong["alerted"] += result.alerted
+                    continue
+                (single if result.kind is CaseKind.SINGLE else merged).append(result.first_ms)
+                if result.unseen:
+                    counts["in_transit"] += 1
+                    continue
+                counts["judged"] += 1
+                counts["recovered"] += result.recovered
+    single.sort()
+    merged.sort()
+    return {
+        "games": ",".join(games),
+        "seeds": seeds,
+        "cases": counts["cases"],
+        "infer_p50_ms": round(_quantile(single, 0.5), 2),
+        "infer_p99_ms": round(_quantile(single, 0.99), 2),
+        "merged_infer_p50_ms": round(_quantile(merged, 0.5), 2),
+        "merged_infer_p99_ms": round(_quantile(merged, 0.99), 2),
+        "recovered_fraction": round(counts["recovered"] / max(1, counts["judged"]), 4),
+        "false_applied": counts["false_applied"],
+        "wrong_piece_alerted_fraction": round(wrong["alerted"] / max(1, wrong["cases"]), 4),
+        "unseen_cases": counts["in_transit"],
+        "cpu_s": round(time.process_time() - cpu_start, 2),
+        "wall_s": round(time.perf_counter() - wall_start, 2),
+    }
+
+
+def _quantile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    return values[min(len(values) - 1, int(q * len(values)))]

@@ -1,0 +1,999 @@
+"""The referee: what lies on the table, against what the rules expect, as one verdict.
+
+Pure and generic: it reaches a game only through the `State` interface, the game's
+`expected_table(state)` and its catalogue. Given the state, the table as last accepted (`table`:
+what is believed to lie physically on each location) and a settled observation, it searches short
+sequences of legal actions for the ones that leave the table exactly as observed:
+
+- the locations that changed since `table` must all be explained by the sequence;
+- a location still different from the rules' table afterwards is an instruction (the rules moved
+  something themselves: carts driven by the rules, a derailed cart to take off), allowed only where
+  the sequence holds an action that shows on the table, or where it was already pending;
+- every action that shows on the table must change a location that did change;
+- no verdict rests on a location nobody can see.
+
+Actions no sensor sees come in three kinds (`rules.core.Visibility`): IMPLIED ones are taken as part
+of a sequence, INPUT ones only where the rules wait for them or, failing everything else, where the
+table proves them; where the table cannot tell between sequences, the seat concerned is asked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import typing
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from controller.referee.observe import LocationView, Observation, Seen
+from controller.referee.tables import Pieces, changed_locations
+from rules.core import CHANCE, Action, GameInfo, State, Visibility
+from rules.physical import Catalogue, Piece, PlacedPiece, TableObservation
+
+ChanceResolver = Callable[[State], Action]
+
+
+class VerdictKind(StrEnum):
+    """The one thing the referee says about a settled table."""
+
+    IN_SYNC = "in_sync"  # the table is what the rules expect
+    APPLIED = "applied"  # apply `actions` in order (then follow `instructions`, if any)
+    CHOICE = "choice"  # apply `actions`, then `seat` picks one of `options`
+    NEEDS_INPUT = "needs_input"  # apply `actions`, then `seat` says which of `options` (unseen)
+    INSTRUCTIONS = "instructions"  # players are carrying out what the rules did; this is left
+    ALERT = "alert"  # no legal action explains the table: `wrong` names each location
+    TAKE_BACK = "take_back"  # the table is back to before the last `undo` actions: offer to undo
+    WAITING = "waiting"  # the change cannot be judged while `locations` are covered
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """Something players must do on one location so the table matches the rules."""
+
+    location: str
+    text: str
+    take_off: Pieces = ()
+    put_on: Pieces = ()
+
+
+@dataclass(frozen=True)
+class WrongLocation:
+    """A location no legal action explains: what lies there, what should, what would be legal."""
+
+    location: str
+    seen: str
+    expected: str
+    legal_here: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """One way the table can be read, for a CHOICE or NEEDS_INPUT: its actions and their words."""
+
+    actions: tuple[Action, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the referee says; `text` is one line for everyone at the table."""
+
+    kind: VerdictKind
+    text: str
+    actions: tuple[Action, ...] = ()
+    options: tuple[Alternative, ...] = ()
+    seat: int | None = None
+    instructions: tuple[Instruction, ...] = ()
+    wrong: tuple[WrongLocation, ...] = ()
+    undo: int = 0
+    locations: tuple[str, ...] = ()
+
+    @property
+    def settles_table(self) -> bool:
+        """Whether the table as seen becomes the table as it lies (in sync, applied, or players
+        carrying out instructions); after an alert, a question or a wait it stays as it was."""
+        return self.kind in (VerdictKind.IN_SYNC, VerdictKind.APPLIED, VerdictKind.INSTRUCTIONS)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value,
+            "text": self.text,
+            "actions": [a.to_json() for a in self.actions],
+            "options": [
+                {
+                    "actions": [a.to_json() for a in o.actions],
+                    "text": o.text,
+                    "words": " then ".join(a.words() for a in o.actions),
+                }
+                for o in self.options
+            ],
+            "seat": self.seat,
+            "instructions": [{"location": i.location, "text": i.text} for i in self.instructions],
+            "wrong": [
+                {
+                    "location": w.location,
+                    "seen": w.seen,
+                    "expected": w.expected,
+                    "legal_here": list(w.legal_here),
+                    "text": w.text,
+                }
+                for w in self.wrong
+            ],
+            "undo": self.undo,
+            "locations": list(self.locations),
+            "words": self.words(),
+        }
+
+    def words(self) -> str:
+        """The verdict for a player's phone: the same, with the moves seen in players' words."""
+        if self.kind is not VerdictKind.APPLIED:
+            return self.text
+        shown = [
+            a for a in self.actions if not a.CHANCE_OUTCOME or a.VISIBILITY is Visibility.TABLE
+        ]
+        return "seen on the table: " + ("; ".join(a.words() for a in shown) or "nothing new")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds that keep the search short and deterministic."""
+
+    max_actions: int = 10  # players' actions in one sequence (implied ones included, draws aside)
+    max_table_actions: int = 3  # actions that show on the table, in one sequence
+    max_optional_inputs: int = 1  # INPUT actions taken where the rules did not wait for them
+    max_forced_inputs: int = 16  # alternatives tried where the rules wait for an input
+    node_budget: int = 3000  # actions applied in one search
+    input_budget: int = 1000  # actions applied when trying inputs the rules did not wait for
+    take_back_depth: int = 12  # actions looked back for a take-back
+    max_quiet_steps: int = 6  # unseen steps in a row that change nothing on the table
+
+
+@dataclass
+class _Search:
+    """The state of one search: counters and the candidates found."""
+
+    changed: frozenset[str]
+    pending: frozenset[str]
+    base_table: dict[str, Pieces]
+    names: frozenset[str]
+    optional_inputs: bool
+    budget: int = 0  # actions that may still be applied
+    bound: int = 0  # no sequence longer than this is tried
+    cut: bool = False  # a sequence was cut short by the bound
+    steps_memo: dict[tuple[Action, ...], list[tuple[Action, _StepKind]]] = field(
+        default_factory=dict
+    )  # each node's next steps, kept from one deepening pass to the next
+    tables: dict[tuple[Action, ...], dict[str, Pieces]] = field(default_factory=dict)
+    visited: set[tuple[frozenset[tuple[Action, int]], frozenset[tuple[str, Pieces]]]] = field(
+        default_factory=set
+    )  # the same actions in another order leaving the same table: searched once
+    nodes: int = 0
+    found: list[_Candidate] = field(default_factory=list)
+
+
+class _StepKind(StrEnum):
+    """How one step of a searched sequence would have come about."""
+
+    BY_HAND = "by_hand"  # a player's action that shows on the table
+    IMPLIED = "implied"  # unseen, proven by what follows
+    DRAWN = "drawn"  # a chance outcome drawn by the digital deck
+    SEEN_DRAW = "seen_draw"  # a real draw the table shows (a card turned up in its slot)
+    FORCED_INPUT = "forced_input"  # unseen; the rules wait for it
+    OPTIONAL_INPUT = "optional_input"  # unseen; taken only when nothing else explains the table
+
+
+_UNSEEN = frozenset({_StepKind.IMPLIED, _StepKind.FORCED_INPUT, _StepKind.OPTIONAL_INPUT})
+_PLAYED = frozenset({_StepKind.BY_HAND, _StepKind.IMPLIED, _StepKind.OPTIONAL_INPUT})
+
+
+@dataclass(frozen=True)
+class _Path:
+    """A searched sequence: its actions, the table it leaves, and what it is made of."""
+
+    actions: tuple[Action, ...]
+    table: dict[str, Pieces]
+    by_hand: int = 0
+    optional_inputs: int = 0
+    rules_touched: frozenset[str] = frozenset()  # where hands' actions and draws changed the
+    # table, the rules' own consequences among them (carts driven on, tokens drawn)
+    run_seat: int | None = None  # the seat whose unseen steps (an implied end of turn, an
+    # input) have not yet shown on the table; only that seat's own next action may prove them
+    quiet: int = 0  # unseen steps in a row that changed nothing on the table (draws aside)
+    steps: int = 0  # actions taken by players (draws aside)
+    seats: frozenset[int] = frozenset()  # who acted (CHANCE for draws)
+    off: frozenset[str] = frozenset()  # locations it changed where the table did not change
+    asked: int | None = None  # where an input was taken that the table cannot tell from others
+
+    @property
+    def run_shows(self) -> bool:
+        return self.run_seat is None
+
+    def _run_after(self, step: _StepKind, shows: bool, seat: int) -> int | None:
+        if step is _StepKind.BY_HAND or shows:
+            return None
+        if step in (_StepKind.DRAWN, _StepKind.SEEN_DRAW, _StepKind.FORCED_INPUT):
+            return self.run_seat
+        return seat if self.run_seat is None else self.run_seat
+
+    def then(
+        self,
+        action: Action,
+        step: _StepKind,
+        table: dict[str, Pieces],
+        shows: bool,
+        moved: frozenset[str],
+        seat: int,
+        off: frozenset[str],
+    ) -> _Path:
+        by_hand = step is _StepKind.BY_HAND
+        by_rules = by_hand or step in (_StepKind.DRAWN, _StepKind.SEEN_DRAW)
+        return _Path(
+            (*self.actions, action),
+            table,
+            self.by_hand + by_hand,
+            self.optional_inputs + (step is _StepKind.OPTIONAL_INPUT),
+            self.rules_touched | moved if by_rules else self.rules_touched,
+            self._run_after(step, shows, seat),
+            0 if by_hand or moved else self.quiet + (step is not _StepKind.DRAWN),
+            self.steps + (step is not _StepKind.DRAWN),
+            self.seats | {seat},
+            off,
+        )
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    actions: tuple[Action, ...]
+    leftover: frozenset[str]
+    covered: frozenset[str]  # unknown locations the sequence would change
+    state_key: str
+    by_hand: int  # actions in it that show on the table
+    seats: int  # players who act in it
+    implied: bool  # it ends a phase or turn unseen (something covered may have come first)
+    asked: int | None  # the first input in it that the table cannot tell from others
+
+
+class Referee:
+    """Judges settled tables for one game (its `GameInfo` gives the physical form)."""
+
+    def __init__(
+        self,
+        expected_table: Callable[[Any], TableObservation],
+        catalogue: Catalogue,
+        limits: Limits | None = None,
+    ) -> None:
+        self.expected_table = expected_table
+        self.limits = limits or Limits()
+        entries = catalogue.by_piece()
+        self._rotations = {p: e.rotations for p, e in entries.items()}
+        self._labels = {p: e.label for p, e in entries.items()}
+        self._magnetic = frozenset(p for p, e in entries.items() if e.magnetic)
+        self._canonical: dict[Pieces, Pieces] = {}
+        self._copies = {p: e.copies for p, e in entries.items()}
+
+    @staticmethod
+    def for_game(info: GameInfo, limits: Limits | None = None) -> Referee:
+        if info.expected_table is None or info.catalogue is None:
+            raise ValueError(f"{info.title} has no physical form: the referee cannot judge it")
+        return Referee(info.expected_table, info.catalogue(), limits)
+
+    # ---- comparing pieces
+    def canonical(self, pieces: Iterable[PlacedPiece]) -> Pieces:
+        """Pieces with each rotation reduced to the turns that look different for that piece."""
+        return tuple(
+            sorted(
+                PlacedPiece(p.piece, p.rotation % self._rotations.get(p.piece, 4)) for p in pieces
+            )
+        )
+
+    def table_of(self, state: State) -> dict[str, Pieces]:
+        """The rules' table for a state, rotations reduced (memoised per location's pieces)."""
+        known = self._canonical
+        out = {}
+        for name, pieces in self.expected_table(state).pieces:
+            same = known.get(pieces)
+            if same is None:
+                same = known[pieces] = self.canonical(pieces)
+            out[name] = same
+        return out
+
+    def fits(self, view: LocationView, pieces: Pieces) -> bool:
+        """Whether what is seen of a location agrees with these pieces lying there."""
+        if view.seen is Seen.EXACT:
+            return self.canonical(view.pieces) == pieces
+        if view.seen is Seen.MAGNET:
+            return view.magnet == any(p.piece in self._magnetic for p in pieces)
+        return True
+
+    def _hides_change(self, view: LocationView, before: Pieces, after: Pieces) -> bool:
+        """Whether a change from `before` to `after` here could not be seen."""
+        if before == after or view.seen is Seen.EXACT:
+            return False
+        if view.seen is Seen.UNKNOWN:
+            return True
+        unmagnetic_before = [p for p in before if p.piece not in self._magnetic]
+        unmagnetic_after = [p for p in after if p.piece not in self._magnetic]
+        return unmagnetic_before != unmagnetic_after
+
+    # ---- the verdict
+    def judge(
+        self,
+        state: State,
+        observation: Observation,
+        table: TableObservation | Mapping[str, Pieces] | None = None,
+        resolve_chance: ChanceResolver | None = None,
+    ) -> Verdict:
+        """One verdict for a settled observation. `table` is what was believed to lie on the table
+        before it (None: what the rules expect now). The state is left as it was."""
+        expected = self.table_of(state)
+        too_many = self._too_many(observation)
+        if too_many:
+            return self._alert_copies(too_many)
+        base = self._base(table, expected)
+        names = sorted(set(observation.views) | set(expected) | set(base))
+        changed = frozenset(n for n in names if not self.fits(observation.view(n), base.get(n, ())))
+        mismatch = frozenset(
+            n for n in names if not self.fits(observation.view(n), expected.get(n, ()))
+        )
+        if not mismatch:
+            return Verdict(VerdictKind.IN_SYNC, "the table is as the rules expect")
+        if not changed & mismatch:
+            # every change brings the table closer to the rules: players are following them
+            return self._instructions(state, observation, expected, mismatch)
+        if state.is_over:
+            return self._alert(state, observation, expected, changed & mismatch)
+        every = frozenset(names)
+        limits = self.limits
+        search = _Search(changed, mismatch, expected, every, False, limits.node_budget)
+        self._search(state, observation, search, resolve_chance)
+        if not self._best(search.found):
+            search = _Search(changed, mismatch, expected, every, True, limits.input_budget)
+            self._search(state, observation, search, resolve_chance)
+        best = self._best(search.found)
+        if best:
+            return self._decide(state, observation, best)
+        back = self._take_back(state, observation, changed)
+        if back is not None:
+            return back
+        return self._alert(state, observation, expected, changed & mismatch)
+
+    def _too_many(self, observation: Observation) -> dict[Piece, list[str]]:
+        """Pieces seen on more locations than the game has of them (two of the one Rock)."""
+        where: dict[Piece, list[str]] = {}
+        for name, view in sorted(observation.views.items()):
+            if view.seen is Seen.EXACT:
+                for placed in view.pieces:
+                    where.setdefault(placed.piece, []).append(name)
+        return {p: names for p, names in where.items() if len(names) > self._copies.get(p, 1 << 30)}
+
+    def _alert_copies(self, too_many: dict[Piece, list[str]]) -> Verdict:
+        wrong = []
+        for piece, names in sorted(too_many.items()):
+            copies = self._copies.get(piece, 1)
+            text = (
+                f"{', '.join(names)}: {_the(self.label(piece))} lies on {len(names)} squares; "
+                f"the game has {copies}"
+            )
+            for name in names:
+                wrong.append(WrongLocation(name, self.label(piece), f"at most {copies}", (), text))
+        return Verdict(
+            VerdictKind.ALERT,
+            "not a legal move: " + " | ".join(dict.fromkeys(w.text for w in wrong)),
+            wrong=tuple(wrong),
+            locations=tuple(sorted({w.location for w in wrong})),
+        )
+
+    def _base(
+        self, table: TableObservation | Mapping[str, Pieces] | None, expected: dict[str, Pieces]
+    ) -> dict[str, Pieces]:
+        if table is None:
+            return expected
+        items = table.pieces if isinstance(table, TableObservation) else table.items()
+        return {n: self.canonical(ps) for n, ps in items if ps}
+
+    # ---- the search
+    def _search(
+        self,
+        state: State,
+        observation: Observation,
+        search: _Search,
+        resolve_chance: ChanceResolver | None,
+    ) -> None:
+        """Iterative deepening: the shortest sequences that fit, and those one step longer."""
+        start = _Path((), search.base_table)
+        for bound in range(1, self.limits.max_actions + 1):
+            search.bound = bound
+            search.found.clear()
+            search.cut = False
+            search.visited.clear()
+            self._extend(state, observation, search, resolve_chance, start)
+            exact = [c for c in search.found if not c.leftover]
+            if exact or search.nodes >= search.budget or not search.cut:
+                break  # found; out of budget; or nothing was cut short, so deeper finds no more
+        if exact and bound < self.limits.max_actions:
+            search.bound = bound + 1
+            search.found.clear()
+            search.visited.clear()
+            self._extend(state, observation, search, resolve_chance, start)
+
+    def _extend(
+        self,
+        state: State,
+        observation: Observation,
+        search: _Search,
+        resolve_chance: ChanceResolver | None,
+        path: _Path,
+    ) -> None:
+        if path.actions and path.run_shows and self._consider(state, observation, search, path):
+            return  # it fits exactly: a longer sequence through here takes what nothing shows
+        limits = self.limits
+        if state.is_over:
+            return
+        if path.steps >= search.bound:
+            search.cut = True
+            return
+        if path.quiet >= limits.max_quiet_steps:
+            return
+        steps = search.steps_memo.get(path.actions)
+        if steps is None:  # the same node in a deeper pass: the same choices
+            steps = search.steps_memo[path.actions] = list(
+                self._next_steps(state, search, resolve_chance, path.off)
+            )
+        choices = sum(step is _StepKind.FORCED_INPUT for _, step in steps)
+        answered = False  # one input that explains the table is enough: the seat is asked anyway
+        input_tables: set[tuple[frozenset[tuple[str, Pieces]], frozenset[Action]]] = set()
+        for action, step in steps:
+            if search.nodes >= search.budget:
+                return
+            if step is _StepKind.FORCED_INPUT and answered:
+                continue
+            if step in _PLAYED and path.run_seat not in (None, state.current_player):
+                continue  # unseen steps are proven by the table, or by the same seat's action
+            if step is _StepKind.BY_HAND and path.by_hand >= limits.max_table_actions:
+                continue
+            if step is _StepKind.OPTIONAL_INPUT and (
+                not search.optional_inputs or path.optional_inputs >= limits.max_optional_inputs
+            ):
+                continue
+            search.nodes += 1
+            seat = state.current_player
+            try:
+                state.apply(action)
+            except ValueError:
+                continue
+            try:
+                key = (*path.actions, action)
+                after = search.tables.get(key)
+                if after is None:  # the same node in a deeper pass: the same table
+                    after = search.tables[key] = self.table_of(state)
+                moved = changed_locations(path.table, after)
+                shows = bool(moved & search.changed)
+                if step in (_StepKind.BY_HAND, _StepKind.SEEN_DRAW) and not self._progress(
+                    observation, search, path.table, after, moved
+                ):
+                    continue  # a hand's action must make a changed location look as it does
+                target = search.changed | search.pending
+                off = (path.off - moved) | frozenset(
+                    n for n in moved - target if after.get(n, ()) != search.base_table.get(n, ())
+                )
+                if step in _UNSEEN and len(off) > max(len(path.off), 1):
+                    continue  # unseen moves show where the table changed (or stop on the way)
+                if path.by_hand + (step is _StepKind.BY_HAND) >= 2:
+                    seen = (
+                        frozenset(Counter((*path.actions, action)).items()),
+                        frozenset((n, after.get(n, ())) for n in target | off),
+                    )
+                    if seen in search.visited:
+                        continue  # the same actions in another order, already searched
+                    search.visited.add(seen)
+                if step is _StepKind.FORCED_INPUT:
+                    looks = (
+                        frozenset((n, after.get(n, ())) for n in moved),
+                        _next_choices(state, resolve_chance),
+                    )
+                    if looks in input_tables:
+                        continue  # as another input did, on the table and after: one reading
+                    input_tables.add(looks)
+                child = path.then(
+                    action, step, after, shows, moved, CHANCE if seat is None else seat, off
+                )
+                if step is _StepKind.FORCED_INPUT and choices > 1 and path.asked is None:
+                    child = dataclasses.replace(child, asked=len(path.actions))
+                found = len(search.found)
+                self._extend(state, observation, search, resolve_chance, child)
+                answered = answered or (
+                    step is _StepKind.FORCED_INPUT and len(search.found) > found
+                )
+            finally:
+                state.undo()
+
+    def _progress(
+        self,
+        observation: Observation,
+        search: _Search,
+        before: dict[str, Pieces],
+        after: dict[str, Pieces],
+        moved: frozenset[str],
+    ) -> bool:
+        """Whether a step brings a changed location closer to what is seen there."""
+        for name in moved & search.changed:
+            view = observation.view(name)
+            if self.distance(view, after.get(name, ())) < self.distance(view, before.get(name, ())):
+                return True
+        return False
+
+    def _taken_off_by_rules(
+        self, view: LocationView, pieces: Pieces, table: dict[str, Pieces]
+    ) -> bool:
+        """Whether the table shows these pieces and more, the more being pieces the rules took
+        off the table (a derailed cart), not pieces they moved elsewhere."""
+        if view.seen is Seen.EXACT:
+            seen = list(self.canonical(view.pieces))
+            for piece in pieces:
+                if piece not in seen:
+                    return False
+                seen.remove(piece)
+            elsewhere = {p.piece for placed in table.values() for p in placed}
+            return bool(seen) and not any(p.piece in elsewhere for p in seen)
+        if view.seen is Seen.MAGNET:
+            return view.magnet and not any(p.piece in self._magnetic for p in pieces)
+        return False
+
+    def distance(self, view: LocationView, pieces: Pieces) -> int:
+        """How many pieces would have to come or go for these pieces to look as seen."""
+        if view.seen is Seen.EXACT:
+            seen = list(self.canonical(view.pieces))
+            extra = 0
+            for piece in pieces:
+                if piece in seen:
+                    seen.remove(piece)
+                else:
+                    extra += 1
+            return extra + len(seen)
+        if view.seen is Seen.MAGNET:
+            return int(not self.fits(view, pieces))
+        return 0
+
+    def _next_steps(
+        self,
+        state: State,
+        search: _Search,
+        resolve_chance: ChanceResolver | None,
+        stirred: frozenset[str] = frozenset(),
+    ) -> Iterator[tuple[Action, _StepKind]]:
+        """The steps worth trying here; `stirred` are locations the sequence has changed so far
+        where the table shows no change (a wagon left, another of the same colour came in)."""
+        if state.current_player == CHANCE:
+            if not state.observed_chance():
+                if resolve_chance is not None:  # the digital deck draws it
+                    yield resolve_chance(state), _StepKind.DRAWN
+                return
+            outcomes = [a for a, p in state.chance_outcomes() if p > 0]
+            if outcomes and all(a.VISIBILITY is Visibility.TABLE for a in outcomes):
+                for outcome in outcomes:  # a real card turned up: the table shows which
+                    yield outcome, _StepKind.SEEN_DRAW
+            else:  # a real draw nothing shows (a gem from the bag): someone says which
+                for outcome in outcomes[: self.limits.max_forced_inputs]:
+                    yield outcome, _StepKind.FORCED_INPUT
+            return
+        actions = state.legal_actions()
+        forced = all(a.VISIBILITY is Visibility.INPUT for a in actions)
+        inputs = 0
+        for action in actions:
+            kind = action.VISIBILITY
+            if kind is Visibility.TABLE:
+                if _names_only_unchanged(action, search.changed | stirred, search.names):
+                    continue  # it would change a location that did not change
+                yield action, _StepKind.BY_HAND
+            elif kind is Visibility.IMPLIED:
+                yield action, _StepKind.IMPLIED
+            elif inputs < self.limits.max_forced_inputs:
+                inputs += 1
+                yield action, _StepKind.FORCED_INPUT if forced else _StepKind.OPTIONAL_INPUT
+
+    def _consider(
+        self, state: State, observation: Observation, search: _Search, path: _Path
+    ) -> bool:
+        """Record the path if it explains the table; True if it leaves nothing to do."""
+        table = path.table
+        for name in search.changed:
+            if not self.fits(observation.view(name), table.get(name, ())):
+                return False
+        touched = changed_locations(table, search.base_table)
+        leftover = frozenset(
+            n
+            for n in touched | search.pending
+            if not self.fits(observation.view(n), table.get(n, ()))
+        )
+        if not all(
+            self._taken_off_by_rules(observation.view(n), table.get(n, ()), table)
+            for n in leftover - search.pending - path.rules_touched
+        ):
+            return False  # only the rules' own moves, or pieces they took off, are left to do
+        covered = frozenset(
+            n
+            for n in touched
+            if self._hides_change(
+                observation.view(n), search.base_table.get(n, ()), table.get(n, ())
+            )
+        )
+        key = json.dumps(state.to_json(), sort_keys=True)
+        seats = len({s for s in path.seats if s >= 0})
+        implied = any(a.VISIBILITY is Visibility.IMPLIED for a in path.actions)
+        search.found.append(
+            _Candidate(
+                path.actions, leftover, covered, key, path.by_hand, seats, implied, path.asked
+            )
+        )
+        return not leftover
+
+    @staticmethod
+    def _best(found: list[_Candidate]) -> list[_Candidate]:
+        """The fewest instructions left, then no sequence that merely extends another one (what
+        the table does not show is not taken), and none much longer than the shortest."""
+        if not found:
+            return []
+        fewest = min(len(c.leftover) for c in found)
+        fitting = [c for c in found if len(c.leftover) == fewest]
+        prefixes = {c.actions for c in fitting}
+        minimal = [
+            c
+            for c in fitting
+            if not any(c.actions[:k] in prefixes for k in range(1, len(c.actions)))
+        ]
+        shortest = min(len(c.actions) for c in minimal)
+        return [c for c in minimal if len(c.actions) <= shortest + 1]
+
+    # ---- from candidates to a verdict
+    def _decide(self, state: State, observation: Observation, best: list[_Candidate]) -> Verdict:
+        covered = frozenset().union(*(c.covered for c in best))
+        if covered:
+            return Verdict(
+                VerdictKind.WAITING,
+                "waiting: "
+                + ", ".join(sorted(covered))
+                + " covered; the move cannot be judged yet",
+                locations=tuple(sorted(covered)),
+            )
+        if observation.covered() and any(c.by_hand > 1 or c.seats > 1 or c.implied for c in best):
+            covered_now = tuple(sorted(observation.covered()))
+            return Verdict(
+                VerdictKind.WAITING,
+                "waiting: more than one move, or the end of a turn, while "
+                + ", ".join(covered_now)
+                + " cannot be seen; uncover them",
+                locations=covered_now,
+            )
+        by_state: dict[str, _Candidate] = {}
+        for cand in best:
+            known = by_state.get(cand.state_key)
+            if known is None or len(cand.actions) < len(known.actions):
+                by_state[cand.state_key] = cand
+        readings = sorted(by_state.values(), key=lambda c: (len(c.actions), _text(c.actions)))
+        if len(readings) == 1 and readings[0].asked is not None:
+            return self._ask(state, readings[0].actions[: readings[0].asked])
+        if len(readings) == 1:
+            (only,) = readings
+            return self._applied(state, observation, only)
+        prefix = _common_prefix([c.actions for c in readings])
+        seat = self._seat_after(state, prefix)
+        splits = {c.actions[len(prefix)] for c in readings if len(c.actions) > len(prefix)}
+        asking_input = bool(splits) and all(a.VISIBILITY is Visibility.INPUT for a in splits)
+        if asking_input:
+            return self._ask(state, prefix, sorted(splits, key=lambda a: a.describe()))
+        options = tuple(Alternative(c.actions[len(prefix) :], _text(c.actions[len(prefix) :]))
+                        for c in readings)  # fmt: skip
+        return Verdict(
+            VerdictKind.CHOICE,
+            f"seat {seat}: the table fits {len(options)} moves; which one was it? "
+            + " | ".join(o.text for o in options),
+            actions=prefix,
+            options=options,
+            seat=seat,
+        )
+
+    def _ask(
+        self, state: State, prefix: tuple[Action, ...], seen: list[Action] | None = None
+    ) -> Verdict:
+        """Apply `prefix`, then ask the seat concerned for the input the table cannot show."""
+        seat = self._seat_after(state, prefix)
+        asked = self._inputs_after(state, prefix) or seen or []
+        options = tuple(Alternative((a,), a.describe()) for a in asked)
+        who = f"seat {seat}" if seat is not None else "the host (a real draw)"
+        return Verdict(
+            VerdictKind.NEEDS_INPUT,
+            f"{who}: the table cannot show this; say which: " + "; ".join(o.text for o in options),
+            actions=prefix,
+            options=options,
+            seat=seat,
+        )
+
+    def _inputs_after(self, state: State, prefix: tuple[Action, ...]) -> list[Action]:
+        """Every input the rules wait for once `prefix` is applied (the seat picks one)."""
+        for action in prefix:
+            state.apply(action)
+        try:
+            if state.is_over:
+                legal: list[Action] = []
+            elif state.current_player == CHANCE:
+                legal = [a for a, p in state.chance_outcomes() if p > 0 and state.observed_chance()]
+            else:
+                legal = state.legal_actions()
+        finally:
+            for _ in prefix:
+                state.undo()
+        return [a for a in legal if a.VISIBILITY is Visibility.INPUT]
+
+    def _seat_after(self, state: State, prefix: tuple[Action, ...]) -> int | None:
+        applied = 0
+        try:
+            for action in prefix:
+                state.apply(action)
+                applied += 1
+            seat = state.current_player
+        finally:
+            for _ in range(applied):
+                state.undo()
+        return seat if seat is not None and seat >= 0 else None
+
+    def _applied(self, state: State, observation: Observation, cand: _Candidate) -> Verdict:
+        instructions: tuple[Instruction, ...] = ()
+        if cand.leftover:
+            for action in cand.actions:
+                state.apply(action)
+            try:
+                after = self.table_of(state)
+            finally:
+                for _ in cand.actions:
+                    state.undo()
+            instructions = self._instructions_for(cand.leftover, after, observation)
+        text = "applied: " + _text(cand.actions)
+        if instructions:
+            text += "; now: " + "; ".join(i.text for i in instructions)
+        return Verdict(
+            VerdictKind.APPLIED,
+            text,
+            actions=cand.actions,
+            instructions=instructions,
+            locations=tuple(sorted(cand.leftover)),
+        )
+
+    def _instructions(
+        self,
+        state: State,
+        observation: Observation,
+        expected: dict[str, Pieces],
+        mismatch: frozenset[str],
+    ) -> Verdict:
+        steps = self._instructions_for(mismatch, expected, observation)
+        return Verdict(
+            VerdictKind.INSTRUCTIONS,
+            "to do: " + "; ".join(i.text for i in steps),
+            instructions=steps,
+            locations=tuple(sorted(mismatch)),
+        )
+
+    def _instructions_for(
+        self,
+        names: Iterable[str],
+        expected: Mapping[str, Pieces],
+        observation: Observation | None,
+    ) -> tuple[Instruction, ...]:
+        out = []
+        for name in sorted(names):
+            view = observation.view(name) if observation is not None else None
+            want = expected.get(name, ())
+            if view is not None and view.seen is Seen.EXACT:
+                have = self.canonical(view.pieces)
+                take_off = tuple(p for p in have if p not in want)
+                put_on = tuple(p for p in want if p not in have)
+            elif view is not None and view.seen is Seen.MAGNET:
+                wanted_magnets = tuple(p for p in want if p.piece in self._magnetic)
+                take_off = () if wanted_magnets else (PlacedPiece(Piece("magnetic", "piece")),)
+                put_on = wanted_magnets if not view.magnet else ()
+            else:
+                take_off, put_on = (), want
+            out.append(Instruction(name, self._instruction_text(name, take_off, put_on, want),
+                                   take_off, put_on))  # fmt: skip
+        return tuple(out)
+
+    def _instruction_text(self, name: str, take_off: Pieces, put_on: Pieces, want: Pieces) -> str:
+        parts = []
+        turned = {p.piece for p in take_off} & {p.piece for p in put_on}
+        for p in put_on:
+            if p.piece in turned:
+                parts.append(f"turn {_the(self.describe_piece(p))} on {name}")
+            else:
+                parts.append(f"put {_the(self.describe_piece(p))} on {name}")
+        for p in take_off:
+            if p.piece not in turned:
+                parts.append(f"take {_the(self.label(p.piece))} off {name}")
+        if not parts:
+            what = ", ".join(self.describe_piece(p) for p in want) or "nothing"
+            parts.append(f"{name} should hold: {what}")
+        return "; ".join(parts)
+
+    def _take_back(
+        self, state: State, observation: Observation, changed: frozenset[str]
+    ) -> Verdict | None:
+        undone: list[Action] = []
+        shown = 0
+        try:
+            while len(undone) < self.limits.take_back_depth and state.history:
+                if state.history[-1].CHANCE_OUTCOME:
+                    break  # a draw is not taken back by putting pieces back
+                undone.append(state.undo())
+                if undone[-1].VISIBILITY is Visibility.TABLE:
+                    shown += 1
+                if not shown:
+                    continue
+                earlier = self.table_of(state)
+                names = set(observation.views) | set(earlier)
+                if all(self.fits(observation.view(n), earlier.get(n, ())) for n in names):
+                    taken = list(reversed(undone))
+                    return Verdict(
+                        VerdictKind.TAKE_BACK,
+                        "the table is back to before " + _text(tuple(taken)) + ": take it back?",
+                        actions=tuple(taken),
+                        undo=len(undone),
+                        locations=tuple(sorted(changed)),
+                    )
+        finally:
+            for action in reversed(undone):
+                state.apply(action)
+        return None
+
+    def _alert(
+        self,
+        state: State,
+        observation: Observation,
+        expected: dict[str, Pieces],
+        wrong_names: frozenset[str],
+    ) -> Verdict:
+        legal = [] if state.is_over or state.current_player == CHANCE else state.legal_actions()
+        wrong = []
+        for name in sorted(wrong_names):
+            view = observation.view(name)
+            seen = self.describe_view(view)
+            should = self.describe_pieces(expected.get(name, ()))
+            here = tuple(
+                a.describe()
+                for a in legal
+                if a.VISIBILITY is Visibility.TABLE and name in _field_values(a)
+            )
+            text = f"{name}: {seen} lies there, but the rules expect {should}"
+            if here:
+                shown = ", ".join(here[:3]) + (
+                    f" (and {len(here) - 3} more)" if len(here) > 3 else ""
+                )
+                text += f"; legal here: {shown}"
+            else:
+                text += "; no legal move puts it there"
+            wrong.append(WrongLocation(name, seen, should, here, text))
+        return Verdict(
+            VerdictKind.ALERT,
+            "not a legal move: " + " | ".join(w.text for w in wrong),
+            wrong=tuple(wrong),
+            locations=tuple(w.location for w in wrong),
+        )
+
+    def is_magnetic(self, piece: Piece) -> bool:
+        """Whether the piece carries a magnet (the sensor board feels it)."""
+        return piece in self._magnetic
+
+    # ---- while a piece is in the air
+    def destinations(self, state: State, lifted: str) -> frozenset[str]:
+        """Where the rules let the piece lifted from `lifted` go now: the locations a legal
+        action (or its consequences) puts that piece on."""
+        if state.is_over or state.current_player == CHANCE:
+            return frozenset()
+        before = self.table_of(state)
+        moving = {p.piece for p in before.get(lifted, ()) if p.piece in self._magnetic}
+        if not moving:
+            return frozenset()
+        found: set[str] = set()
+        for action in state.legal_actions():
+            if action.VISIBILITY is Visibility.INPUT:
+                continue
+            if action.VISIBILITY is Visibility.TABLE and lifted not in _field_values(action):
+                continue
+            state.apply(action)
+            try:
+                after = self.table_of(state)
+            finally:
+                state.undo()
+            for name in changed_locations(before, after):
+                if name != lifted and any(p.piece in moving for p in after.get(name, ())):
+                    found.add(name)
+        return frozenset(found)
+
+    # ---- words
+    def label(self, piece: Piece) -> str:
+        return self._labels.get(piece, str(piece))
+
+    def describe_piece(self, placed: PlacedPiece) -> str:
+        turns = self._rotations.get(placed.piece, 4)
+        label = self.label(placed.piece)
+        if turns == 1:
+            return label
+        return f"{label} turned {'NESW'[placed.rotation % 4]}"
+
+    def describe_pieces(self, pieces: Pieces) -> str:
+        return " and ".join(self.describe_piece(p) for p in pieces) or "nothing"
+
+    def describe_view(self, view: LocationView) -> str:
+        if view.seen is Seen.EXACT:
+            return self.describe_pieces(self.canonical(view.pieces))
+        if view.seen is Seen.MAGNET:
+            return "a magnetic piece" if view.magnet else "no magnetic piece"
+        return "something unseen"
+
+
+def _field_values(action: Action) -> set[str]:
+    """The string values of an action's fields (location names among them)."""
+    return {v for v in vars(action).values() if isinstance(v, str)}
+
+
+def _next_choices(state: State, resolve_chance: ChanceResolver | None) -> frozenset[Action]:
+    """What players may do next, past any draws the digital deck makes first."""
+    drawn = 0
+    try:
+        while state.current_player == CHANCE and drawn < 40:
+            if resolve_chance is None or state.observed_chance():
+                return frozenset(a for a, _ in state.chance_outcomes())
+            state.apply(resolve_chance(state))
+            drawn += 1
+        return frozenset(state.legal_actions())
+    finally:
+        for _ in range(drawn):
+            state.undo()
+
+
+def _names_only_unchanged(action: Action, changed: frozenset[str], names: frozenset[str]) -> bool:
+    """Whether an action names locations in its fields, none of which changed."""
+    named = False
+    for field_name in _text_fields(type(action)):
+        value = getattr(action, field_name)
+        if value in changed:
+            return False
+        named = named or value in names
+    return named
+
+
+_TEXT_FIELDS: dict[type[Action], tuple[str, ...]] = {}
+
+
+def _text_fields(cls: type[Action]) -> tuple[str, ...]:
+    """The fields of an action class that hold plain text (where location names go)."""
+    known = _TEXT_FIELDS.get(cls)
+    if known is None:
+        hints = typing.get_type_hints(cls)
+        known = _TEXT_FIELDS[cls] = tuple(
+            f.name for f in dataclasses.fields(cls) if hints.get(f.name) is str
+        )
+    return known
+
+
+def _the(words: str) -> str:
+    """`the red minecart`, and `the Rock` rather than `the the Rock`."""
+    return words if words.lower().startswith("the ") else f"the {words}"
+
+
+def _common_prefix(sequences: list[tuple[Action, ...]]) -> tuple[Action, ...]:
+    prefix: list[Action] = []
+    for items in zip(*sequences, strict=False):
+        if all(i == items[0] for i in items):
+            prefix.append(items[0])
+        else:
+            break
+    return tuple(prefix)
+
+
+def _text(actions: tuple[Action, ...]) -> str:
+    """The actions in words; draws nothing shows are left out (a dealt card is private)."""
+    shown = [a for a in actions if not a.CHANCE_OUTCOME or a.VISIBILITY is Visibility.TABLE]
+    return ", ".join(a.describe() for a in shown) or "nothing"

@@ -1,0 +1,1 @@
+"""The table service: the loop over camera and sensor board, their health, LEDs, GPIO, systemd."""

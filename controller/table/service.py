@@ -1,0 +1,559 @@
+"""The table service: camera and sensor board in, the referee, the event log, the API, the LEDs.
+
+One asyncio process. Blocking sources run in threads (the camera reader, the board link, the
+virtual board); the event loop fuses their latest readings, waits for the table to settle, hands
+a settled observation to the session, and acts on the verdict (LEDs under the squares concerned).
+With no hardware configured the simulated table stands in and bots play on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from controller.game.access import Asker, Refused
+from controller.game.live import TableSession
+from controller.game.store import EventLog
+from controller.referee.judge import Verdict, VerdictKind
+from controller.referee.observe import Observation, fuse
+from controller.simulated.table import Bots, PhysicalTable
+from controller.table.gpio import GpioPins, TableIO
+from controller.table.systemd import notify, watchdog_interval
+from controller.table.vision_bridge import board_geometry, observation, stickers
+from firmware_bridge.link import BoardLink
+from firmware_bridge.messages import Color, Square
+from rules.core import Visibility
+from rules.physical import Catalogue, Layout, TableObservation
+from rules.registry import game_info
+from vision.lens import load_lens
+from vision.pipeline import VisionPipeline
+from vision.readings import Stability
+from vision.render import Conditions, Hand, TableRenderer, View
+from vision.sources import CameraSource, CameraThread, camera_address
+
+log = logging.getLogger("railtable")
+
+SIMULATED = "simulated"
+NONE = "none"
+ALERT_COLOUR = Color(255, 0, 0)
+TODO_COLOUR = Color(255, 160, 0)
+GO_COLOUR = Color(0, 200, 60)
+
+
+@dataclass(frozen=True)
+class ServiceSettings:
+    """What the service runs with (the configuration file fills it in)."""
+
+    data_dir: Path
+    pin: str = ""
+    game: str = "offtherails"
+    players: int = 4
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+    camera: str = SIMULATED  # "simulated", "none", or a camera source (device, file, URL)
+    board: str = SIMULATED  # "simulated", "none", or a pyserial URL
+    tick_s: float = 0.05
+    settle_ticks: int = 1  # the fused table unchanged this many ticks (the board debounces, the
+    # camera pipeline has its own stabiliser: this only joins the two)
+    bot_period_s: float = 1.0  # the simulated table: a bot's go this often
+    camera_period_s: float = 0.25  # the simulated camera: a frame this often
+    mistake_rate: float = 0.06
+    bots: bool = True  # on the simulated table, bots play
+    gpio: GpioPins = field(default_factory=GpioPins)
+
+
+@dataclass
+class InputHealth:
+    """How one input is doing, in words, and since when."""
+
+    state: str = "starting"
+    detail: str = ""
+    since: float = field(default_factory=time.time)
+
+    def set(self, state: str, detail: str = "") -> None:
+        if state != self.state or detail != self.detail:
+            self.state, self.detail, self.since = state, detail, time.time()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"state": self.state, "detail": self.detail, "since": self.since}
+
+
+class SimulatedCamera:
+    """Frames of the simulated table from the synthetic renderer; a hand crosses after a change."""
+
+    def __init__(self, table: PhysicalTable, layout: Layout, catalogue: Catalogue) -> None:
+        self.table = table
+        self.geometry = board_geometry(layout, catalogue)
+        self.renderer = TableRenderer(self.geometry, px_per_mm=1.5)
+        self.view = View.overhead(self.geometry, 1280, 720, fill=0.94)
+        self.conditions = Conditions(blur_sigma=0.6, noise_sigma=1.5)
+        self.index = 0
+        self._seen_version = -1
+        self._hand_frames = 0
+        self.unplugged_until = 0.0
+
+    def unplug(self, seconds: float) -> None:
+        """The fault knob: no frames for `seconds`, as a camera whose cable was pulled."""
+        self.unplugged_until = time.monotonic() + seconds
+
+    def frame(self) -> Any:
+        if time.monotonic() < self.unplugged_until:
+            return None
+        version = self.table.version
+        if version != self._seen_version:
+            self._seen_version = version
+            self._hand_frames = 2  # the hand that moved the piece leaves over two frames
+        hands: tuple[Hand, ...] = ()
+        if self._hand_frames > 0:
+            self._hand_frames -= 1
+            x = 200.0 + 300.0 * self._hand_frames
+            hands = (Hand(x, 700.0, 40.0, (x, 760.0)),)
+        self.index += 1
+        return self.renderer.render(
+            self.table.content(), self.view, self.conditions, hands, seed=self.index
+        )
+
+
+class RealCamera:
+    """A camera (device index, file or stream URL) read on its own thread; reconnects itself."""
+
+    def __init__(self, source: str) -> None:
+        self.source = CameraSource(camera_address(source))
+        self.thread = CameraThread(self.source).start()
+        self._last_index = -1
+
+    def frame(self) -> Any:
+        """The newest frame not yet handed out, or None (none new, or the camera is away)."""
+        latest = self.thread.latest()
+        if latest is None or latest.index == self._last_index:
+            return None if latest is None else _SAME
+        self._last_index = latest.index
+        return latest.image
+
+    def health(self) -> str:
+        return f"{self.source.state.value}: {self.source.reason}"
+
+    def stop(self) -> None:
+        self.thread.stop()
+
+
+_SAME = object()  # the camera has no new frame yet: nothing to process, nothing lost
+
+
+class TableService:
+    """Everything at the table, started by `start()` and run by `run()`."""
+
+    def __init__(self, settings: ServiceSettings) -> None:
+        self.settings = settings
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        self.log = EventLog(settings.data_dir / "railtable.sqlite3")
+        self.session = TableSession(self.log)
+        self.pin = settings.pin or _stored_pin(settings.data_dir)
+        self.seat_tokens: dict[str, int] = {}
+        self.camera_health = InputHealth()
+        self.board_health = InputHealth()
+        self.physical: PhysicalTable | None = None
+        self.bots: Bots | None = None
+        self.virtual_board: Any = None
+        self.link: BoardLink | None = None
+        self.camera: SimulatedCamera | RealCamera | None = None
+        self.pipeline: VisionPipeline | None = None
+        self.camera_table: TableObservation | None = None
+        self.camera_still = True  # the camera sees nothing moving (always, without a camera)
+        self._camera_lost = False
+        self._last_image: Any = None  # the newest camera frame, for the host's camera view
+        self.started_at = time.time()
+        self._woken = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._last: Observation | None = None
+        self._stable = 0
+        self._judged: Observation | None = None
+        self._leds: dict[Square, Color] = {}
+        self._lifted: tuple[str, ...] = ()
+        self._layout: Layout | None = None
+        self._go_leds: set[Square] = set()
+        self._next_bot = 0.0
+        self._next_frame = 0.0
+        self._stopping = False
+        self.on_stop: Any = None  # set by whoever serves the API: stop serving too
+        self.io = TableIO(settings.gpio)
+        self.io.on_done = lambda seat: self._later(lambda: self.done(seat))
+        self.io.on_shutdown = lambda: self._later(self.shut_down)
+
+    # ---- life cycle
+    def start(self) -> None:
+        """Resume the open game or start the default one; start the inputs."""
+        if not self.session.resume():
+            s = self.settings
+            self.session.start(s.game, {**s.options, "players": s.players}, s.seed)
+        self._start_inputs()
+
+    def _start_inputs(self) -> None:
+        """Camera, sensor board and (simulated) table for the open game's mat."""
+        info = self.session.info
+        assert info is not None and info.layout is not None and info.catalogue is not None
+        state = self.session.state
+        assert state is not None
+        layout, catalogue = info.layout(state.options), info.catalogue()
+        self._layout = layout
+        simulated = SIMULATED in (self.settings.board, self.settings.camera)
+        if simulated:
+            self.physical = PhysicalTable(layout, catalogue)
+            self.physical.lay(self.session.table)
+        if simulated and self.settings.bots:
+            assert self.physical is not None
+            self.bots = Bots(
+                self.session,
+                self.physical,
+                seed=state.seed,
+                mistake_rate=self.settings.mistake_rate,
+            )
+        if self.settings.board == SIMULATED:
+            self._start_virtual_board(layout)
+        elif self.settings.board != NONE:
+            self._start_link(self.settings.board)
+        else:
+            self.board_health.set("none", "no sensor board configured")
+        if self.settings.camera == SIMULATED and self.physical is not None:
+            self.camera = SimulatedCamera(self.physical, layout, catalogue)
+            self.pipeline = VisionPipeline(self.camera.geometry, stickers(catalogue))
+            self.camera_health.set("starting", "simulated camera: calibrating")
+        elif self.settings.camera == NONE:
+            self.camera_health.set("none", "no camera configured")
+        else:
+            self.camera = RealCamera(self.settings.camera)
+            try:
+                lens = load_lens(self.settings.data_dir, self.settings.camera)
+            except ValueError as error:
+                log.warning("camera lens: %s; measuring it from the mat instead", error)
+                lens = None
+            self.pipeline = VisionPipeline(
+                board_geometry(layout, catalogue), stickers(catalogue), lens=lens
+            )
+            kept = "its lens as measured" if lens is not None else "its lens measured from the mat"
+            self.camera_health.set(
+                "connecting", f"opening camera {self.settings.camera!r} ({kept})"
+            )
+
+    def _stop_inputs(self) -> None:
+        """Let go of the camera, the board link and the simulated table (a new mat follows)."""
+        if self.link is not None:
+            self.link.stop()
+        if self.virtual_board is not None:
+            self.virtual_board.stop()
+        if isinstance(self.camera, RealCamera):
+            self.camera.stop()
+        self.link = self.virtual_board = self.camera = self.pipeline = None
+        self.physical = self.bots = None
+        self.camera_table = None
+        self._last = self._judged = None
+        self._leds = {}
+
+    def _follow_game(self) -> None:
+        """A game on another mat was started (from a phone): the inputs follow it."""
+        info, state = self.session.info, self.session.state
+        if info is None or info.layout is None or state is None:
+            return
+        if info.layout(state.options) != self._layout:
+            log.info("the mat changed to %s: the inputs follow", info.title)
+            self._stop_inputs()
+            self._start_inputs()
+
+    def _start_virtual_board(self, layout: Layout) -> None:
+        from hardware.virtual_board import VirtualBoard
+
+        sensors = [loc.sensor for loc in layout.locations if loc.sensor is not None]
+        rows = max(r for r, _ in sensors) + 1 if sensors else 1
+        cols = max(c for _, c in sensors) + 1 if sensors else 1
+        self.virtual_board = VirtualBoard(rows, cols, baudrate=921600).start()
+        board = self.virtual_board
+        placed: set[tuple[int, int]] = set()
+
+        def on_magnets(magnets: frozenset[tuple[int, int]]) -> None:
+            for square in sorted(placed - magnets):
+                board.lift(*square)
+            for square in sorted(magnets - placed):
+                board.place(*square)
+            placed.clear()
+            placed.update(magnets)
+
+        assert self.physical is not None
+        self.physical.on_magnets = on_magnets
+        on_magnets(self.physical.magnets())
+        self._start_link(str(board.path))
+
+    def _start_link(self, url: str) -> None:
+        self.link = BoardLink(url, on_event=lambda _: self.wake_from_thread()).start()
+
+    def _later(self, call: Any) -> None:
+        """Run `call` on the event loop (from a gpiozero or link thread)."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(call)
+
+    def done(self, seat: int) -> None:
+        """A seat's "done" button: the one unseen action that ends its phase, if there is one."""
+        state = self.session.state
+        if state is None or state.current_player != seat:
+            return
+        ending = [
+            a
+            for a in state.legal_actions()
+            if a.VISIBILITY is Visibility.IMPLIED and list(a.to_json()) == ["type"]
+        ]
+        if len(ending) == 1:
+            try:
+                self.session.act(Asker.at(seat), ending[0].to_json())
+            except Refused as error:
+                log.info("done button of seat %s: %s", seat, error)
+        self.wake()
+
+    def shut_down(self) -> None:
+        """The shutdown button held: stop the service cleanly (systemd may power off after)."""
+        log.warning("shutdown button held: stopping")
+        self._stopping = True
+        if self.on_stop is not None:
+            self.on_stop()
+        self.wake()
+
+    def wake_from_thread(self) -> None:
+        """A board event on the link's thread: wake the loop at once (the board debounced it)."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._woken.set)
+
+    def stop(self) -> None:
+        self._stopping = True
+        self.io.close()
+        if self.link is not None:
+            self.link.stop()
+        if self.virtual_board is not None:
+            self.virtual_board.stop()
+        if isinstance(self.camera, RealCamera):
+            self.camera.stop()
+        self.log.close()
+
+    def wake(self) -> None:
+        """Something changed through the API: look at the table again soon."""
+        self._woken.set()
+
+    # ---- the loop
+    async def run(self) -> None:
+        """Tick until stopped: read the inputs, judge a settled table, let the bots play."""
+        self._loop = asyncio.get_running_loop()
+        notify("READY=1")
+        every = watchdog_interval()
+        petted = 0.0
+        while not self._stopping:
+            if every is not None and time.monotonic() - petted >= every:
+                notify("WATCHDOG=1")  # a hung loop stops this, and systemd restarts us
+                petted = time.monotonic()
+            try:
+                await self.step()
+            except Exception:  # one bad tick must not end the table's evening
+                log.exception("tick failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._woken.wait(), self.settings.tick_s)
+            self._woken.clear()
+
+    async def step(self) -> Verdict | None:
+        """One tick; returns the verdict if the table was judged."""
+        self._follow_game()
+        now = time.monotonic()
+        if self.camera is not None and self.pipeline is not None and now >= self._next_frame:
+            self._next_frame = now + self.settings.camera_period_s
+            await asyncio.to_thread(self._camera_step)
+        observed = self.observe()
+        self._show_destinations(observed)
+        if observed != self._last:
+            self._last, self._stable = observed, 0
+        else:
+            self._stable += 1
+        verdict = None
+        if (
+            self._stable >= self.settings.settle_ticks
+            and self.camera_still
+            and observed != self._judged
+            and self.session.state is not None
+        ):
+            self._judged = observed
+            verdict = self.session.observe(observed)
+            self._show(verdict)
+        if self.bots is not None and now >= self._next_bot and self._settled():
+            self._next_bot = now + self.settings.bot_period_s
+            self.bots.go()
+            self._judged = None  # look again, even if the bot changed nothing the inputs see
+        return verdict
+
+    def _settled(self) -> bool:
+        return (
+            self._stable >= self.settings.settle_ticks
+            and self.camera_still
+            and self._judged == self._last
+        )
+
+    def _camera_step(self) -> None:
+        assert self.camera is not None and self.pipeline is not None
+        image = self.camera.frame()
+        if image is _SAME:
+            return
+        if image is None:  # degrade to the sensor board alone until frames come back
+            detail = self.camera.health() if isinstance(self.camera, RealCamera) else ""
+            self.camera_health.set("disconnected", detail or "no frames from the camera")
+            self.camera_table = None
+            self.camera_still = True
+            self._camera_lost = True
+            return
+        if self._camera_lost:
+            self._camera_lost = False
+            self.pipeline.request_full_decode()  # back: read every location afresh
+        self._last_image = image
+        report = self.pipeline.process(image)
+        calibrator = self.pipeline.calibrator
+        seen = (
+            f"{calibrator.confirmed} of 4 corner markers seen; " if calibrator.calibration else ""
+        )
+        self.camera_health.set(
+            report.calibration.value,
+            f"{calibrator.reason}; {seen}view {report.stability.value}",
+        )
+        self.camera_still = report.stability is Stability.SETTLED and report.settled is None
+        if report.settled is not None:
+            info = self.session.info
+            assert info is not None and info.catalogue is not None
+            self.camera_table = observation(report.settled, info.catalogue())
+
+    def observe(self) -> Observation:
+        """The table now, from the latest camera view and board snapshot."""
+        info, state = self.session.info, self.session.state
+        assert info is not None and info.layout is not None and info.catalogue is not None
+        layout = info.layout(state.options if state is not None else {})
+        occupied = None
+        if self.link is not None:
+            health = self.link.health()
+            self.board_health.set(health.state.value, health.last_error or "")
+            occupancy = self.link.occupancy
+            if occupancy is not None and health.state.value == "connected":
+                occupied = frozenset((s.row, s.col) for s in occupancy.occupied)
+        return fuse(layout, info.catalogue(), self.camera_table, occupied)
+
+    def _show(self, verdict: Verdict | None) -> None:
+        """LEDs under the squares in error (red) and with something left to do (amber); the
+        seat to act lit; a buzz on an alert."""
+        state = self.session.state
+        self.io.show_turn(state.current_player if state is not None else None)
+        if verdict is not None and verdict.kind is VerdictKind.ALERT:
+            self.io.alert()
+        if self.link is None or verdict is None:
+            return
+        info, state = self.session.info, self.session.state
+        if info is None or info.layout is None or state is None:
+            return
+        sensors = {loc.name: loc.sensor for loc in info.layout(state.options).locations}
+        colour = ALERT_COLOUR if verdict.kind is VerdictKind.ALERT else TODO_COLOUR
+        wanted = {}
+        for name in verdict.locations:
+            sensor = sensors.get(name)
+            if sensor is not None:
+                wanted[Square(*sensor)] = colour
+        off = {square: Color(0, 0, 0) for square in self._leds if square not in wanted}
+        if wanted or off:
+            try:
+                self.link.set_leds({**off, **wanted})
+                self._leds = wanted
+            except ValueError as error:
+                log.warning("LEDs: %s", error)
+
+    def _show_destinations(self, observed: Observation) -> None:
+        """While a magnetic piece is lifted off its square, light where the rules let it go."""
+        referee, state, info = self.session.referee, self.session.state, self.session.info
+        if self.link is None or referee is None or state is None or info is None:
+            return
+        lifted = sorted(
+            name
+            for name, pieces in self.session.table.items()
+            if any(referee.is_magnetic(p.piece) for p in pieces)
+            and observed.view(name).seen.value in ("magnet", "exact")
+            and not referee.fits(observed.view(name), pieces)
+        )
+        key = tuple(lifted)
+        if key == self._lifted:
+            return
+        self._lifted = key
+        assert info.layout is not None
+        sensors = {loc.name: loc.sensor for loc in info.layout(state.options).locations}
+        go: set[str] = set()
+        for name in lifted[:2]:
+            go |= referee.destinations(state, name)
+        wanted: dict[Square, Color] = {}
+        for name in go:
+            sensor = sensors.get(name)
+            if sensor is not None:
+                wanted[Square(*sensor)] = GO_COLOUR
+        merged = {**self._leds, **wanted} if wanted else dict(self._leds)
+        off = {sq: Color(0, 0, 0) for sq in self._go_leds if sq not in merged}
+        self._go_leds = set(wanted)
+        if merged or off:
+            try:
+                self.link.set_leds({**off, **merged})
+            except ValueError as error:
+                log.warning("LEDs: %s", error)
+
+    def recalibrate(self) -> bool:
+        """Forget the calibration and look for the corner markers afresh; False: no camera."""
+        if self.pipeline is None:
+            return False
+        self.pipeline.calibrator.recalibrate()
+        self.pipeline.request_full_decode()
+        self.camera_health.set("uncalibrated", "recalibration requested: looking for the corners")
+        return True
+
+    def camera_jpeg(self) -> bytes | None:
+        """The newest camera frame annotated with what the pipeline reads, as a JPEG."""
+        if self.pipeline is None or self._last_image is None:
+            return None
+        return self.pipeline.annotated_jpeg(self._last_image)
+
+    # ---- status
+    def status(self) -> dict[str, Any]:
+        record, state, verdict = self.session.record, self.session.state, self.session.verdict
+        mode = self._last.mode.value if self._last is not None else "starting"
+        return {
+            "game": None
+            if record is None
+            else {
+                "id": record.id,
+                "name": record.game,
+                "title": game_info(record.game).title,
+                "players": record.options.get("players"),
+                "current_player": state.current_player if state else None,
+                "scores": state.scores() if state else None,
+            },
+            "mode": mode,
+            "simulated": self.physical is not None,
+            "camera": self.camera_health.to_json(),
+            "board": self.board_health.to_json(),
+            "verdict": None
+            if verdict is None
+            else {"kind": verdict.kind.value, "text": verdict.text},
+            "bots": None if self.bots is None else vars(self.bots.stats),
+            "gpio": self.io.health(),
+            "uptime_s": round(time.time() - self.started_at, 1),
+        }
+
+
+def _stored_pin(data_dir: Path) -> str:
+    """The table PIN kept in the data folder, made at the first start (six digits)."""
+    path = data_dir / "pin"
+    if path.exists():
+        return path.read_text().strip()
+    pin = f"{secrets.randbelow(1_000_000):06d}"
+    path.write_text(pin + "\n")
+    path.chmod(0o600)
+    return pin

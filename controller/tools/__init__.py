@@ -1,0 +1,1 @@
+"""Tools for setting up a table: doctor and board watch."""

@@ -1,0 +1,162 @@
+"""`railtable doctor`: checks the config, camera, sensor board, GPIO, data folder and port, and
+says in plain words what is wrong and how to fix it."""
+
+from __future__ import annotations
+
+import grp
+import os
+import shutil
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from controller.config import Config, ConfigError, default_path, load_config
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One check: what was checked, whether it is fine, and what to do if not."""
+
+    what: str
+    ok: bool
+    detail: str
+
+    def line(self) -> str:
+        return f"{'ok     ' if self.ok else 'PROBLEM'} {self.what}: {self.detail}"
+
+
+def _in_group(name: str) -> bool:
+    try:
+        gid = grp.getgrnam(name).gr_gid
+    except KeyError:
+        return True  # no such group on this system: nothing to join
+    return os.getuid() == 0 or gid in os.getgroups()
+
+
+def check_data(config: Config) -> Finding:
+    folder = config.data_dir
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".doctor"
+        probe.write_text("ok")
+        probe.unlink()
+    except OSError as error:
+        return Finding(
+            "data folder",
+            False,
+            f"cannot write into {folder} ({error.strerror}): make it writable by the service's "
+            f"user, or set [table] data_dir",
+        )
+    free_mb = shutil.disk_usage(folder).free // 2**20
+    if free_mb < 50:
+        return Finding("data folder", False, f"{folder}: only {free_mb} MB free; free some space")
+    return Finding("data folder", True, f"{folder} is writable, {free_mb} MB free")
+
+
+def check_port(config: Config) -> Finding:
+    try:
+        with socket.socket() as sock:
+            sock.bind((config.listen, config.port))
+    except OSError as error:
+        return Finding(
+            "port",
+            False,
+            f"cannot listen on {config.listen}:{config.port} ({error.strerror}): another program "
+            f"uses it (is the service already running?) or pick another [table] port",
+        )
+    return Finding("port", True, f"{config.listen}:{config.port} is free")
+
+
+def check_board(config: Config, timeout: float = 5.0) -> Finding:
+    url = config.board
+    if url in ("simulated", "none"):
+        return Finding("sensor board", True, f"{url}: nothing to check")
+    advice = ""
+    if url.startswith("/dev/tty"):
+        advice = "; prefer its /dev/serial/by-id/... path, which does not change between boots"
+    if url.startswith("/dev/") and not Path(url).exists():
+        return Finding(
+            "sensor board", False, f"{url} does not exist: is the board plugged in? "
+            f"`ls /dev/serial/by-id/` lists the boards that are{advice}",
+        )  # fmt: skip
+    if url.startswith("/dev/") and not os.access(url, os.R_OK | os.W_OK):
+        group = "" if _in_group("dialout") else " (you are not in the dialout group)"
+        return Finding(
+            "sensor board", False, f"no permission to open {url}{group}: "
+            f"`sudo usermod -aG dialout $USER`, then log out and in",
+        )  # fmt: skip
+    from firmware_bridge.link import BoardLink
+
+    link = BoardLink(url).start()
+    try:
+        identity = link.wait_connected(timeout)
+    except Exception as error:  # the link names what went wrong
+        return Finding("sensor board", False, f"{url}: no handshake ({error}){advice}")
+    finally:
+        link.stop()
+    return Finding(
+        "sensor board", True,
+        f"{url}: board {identity.board_id_hex}, {identity.rows}x{identity.cols} squares{advice}",
+    )  # fmt: skip
+
+
+def check_camera(config: Config) -> Finding:
+    source = config.camera
+    if source in ("simulated", "none"):
+        return Finding("camera", True, f"{source}: nothing to check")
+    import cv2
+
+    logging_api = getattr(getattr(cv2, "utils", None), "logging", None)
+    if logging_api is not None:  # OpenCV's own warnings would drown the one line we print
+        logging_api.setLogLevel(logging_api.LOG_LEVEL_SILENT)
+    address: int | str = int(source) if source.isdigit() else source
+    capture = cv2.VideoCapture(address)
+    try:
+        if not capture.isOpened():
+            group = "" if _in_group("video") else " You are not in the video group: " \
+                "`sudo usermod -aG video $USER`, then log out and in."  # fmt: skip
+            return Finding(
+                "camera", False, f"cannot open {source!r}: is it connected and enabled, and not "
+                f"busy in another program (the service itself, a browser)?{group}",
+            )  # fmt: skip
+        ok, frame = capture.read()
+        if not ok or frame is None:
+            return Finding("camera", False, f"{source!r} opened but gave no picture")
+        height, width = frame.shape[:2]
+        return Finding("camera", True, f"{source!r} gives {width}x{height} pictures")
+    finally:
+        capture.release()
+
+
+def check_gpio(config: Config) -> Finding:
+    from controller.table.gpio import TableIO
+
+    try:
+        io = TableIO(config.gpio)
+    except Exception as error:  # gpiozero's own words
+        group = "" if _in_group("gpio") else " (you are not in the gpio group)"
+        return Finding("gpio", False, f"{error}{group}")
+    health = io.health()
+    io.close()
+    return Finding("gpio", True, f"{health['pins']} pins, {health['seat_buttons']} seat buttons")
+
+
+CHECKS: tuple[Callable[[Config], Finding], ...] = (
+    check_data,
+    check_port,
+    check_board,
+    check_camera,
+    check_gpio,
+)
+
+
+def diagnose(path: Path | None) -> list[Finding]:
+    """Every check, the configuration first (nothing else runs on a broken one)."""
+    where = path if path is not None else default_path()
+    try:
+        config = load_config(where)
+    except ConfigError as error:
+        return [Finding("configuration", False, str(error))]
+    found = [Finding("configuration", True, str(where) if where else "none: the defaults")]
+    return found + [check(config) for check in CHECKS]

@@ -1,0 +1,333 @@
+"""The HTTP API: who may do what, 4xx for bad requests, the live stream resumes by event id."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from controller.api.app import create_app
+from controller.game.live import TableSession
+from controller.game.store import EventLog
+
+PIN = "4321"
+HOST = {"X-Table-Pin": PIN}
+
+
+class Control:
+    """The service as the API sees it, without inputs."""
+
+    def __init__(self, path: Path) -> None:
+        self.session = TableSession(EventLog(path))
+        self.pin = PIN
+        self.seat_tokens: dict[str, int] = {}
+
+    def status(self) -> dict[str, Any]:
+        return {"game": None if self.session.record is None else self.session.record.game}
+
+    def wake(self) -> None:
+        pass
+
+    def recalibrate(self) -> bool:
+        return False
+
+    def camera_jpeg(self) -> bytes | None:
+        return b"\xff\xd8 a jpeg"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    control = Control(tmp_path / "log.sqlite3")
+    app = create_app(control)
+    return TestClient(app)
+
+
+def _start(client: TestClient) -> None:
+    r = client.post(
+        "/api/games",
+        json={"game": "offtherails", "options": {"players": 2}, "seed": 1},
+        headers=HOST,
+    )
+    assert r.status_code == 200, r.text
+
+
+def _seat(client: TestClient, seat: int) -> dict[str, str]:
+    r = client.post(f"/api/seats/{seat}/token", headers=HOST)
+    assert r.status_code == 200, r.text
+    return {"X-Seat-Token": r.json()["token"]}
+
+
+def test_only_the_host_starts_a_game_and_a_wrong_pin_is_refused(client: TestClient) -> None:
+    r = client.post("/api/games", json={"game": "offtherails"})
+    assert r.status_code == 403 and "PIN" in r.json()["detail"]
+    r = client.post("/api/games", json={"game": "offtherails"}, headers={"X-Table-Pin": "0000"})
+    assert r.status_code == 403 and r.json()["detail"] == "wrong table PIN"
+    r = client.post("/api/games", json={"game": "chess"}, headers=HOST)
+    assert r.status_code == 422 and "unknown game 'chess'" in r.json()["detail"]
+    _start(client)
+    assert client.get("/api/status").json()["game"] == "offtherails"
+
+
+def test_seats_act_for_themselves_only_and_spectators_not_at_all(client: TestClient) -> None:
+    _start(client)
+    choose = {"action": {"type": "choose_side", "side": "north"}}
+    assert client.post("/api/actions", json=choose).status_code == 403
+    r = client.post("/api/actions", json=choose, headers=_seat(client, 1))
+    assert r.status_code == 403 and "not seat 1's turn" in r.json()["detail"]
+    r = client.post("/api/actions", json=choose, headers=_seat(client, 0))
+    assert r.status_code == 200, r.text
+    assert client.post("/api/undo", json={"count": 1}, headers=_seat(client, 0)).status_code == 403
+
+
+def test_malformed_requests_get_a_4xx_naming_the_problem(client: TestClient) -> None:
+    _start(client)
+    seat = _seat(client, 0)
+    r = client.post("/api/actions", json={"action": {"type": "fly"}}, headers=seat)
+    assert r.status_code == 422 and "unknown action type 'fly'" in r.json()["detail"]
+    r = client.post("/api/actions", json={"nothing": 1}, headers=seat)
+    assert r.status_code == 422 and "action" in r.json()["detail"]
+    r = client.post(
+        "/api/actions", content=b"{not json", headers={**seat, "Content-Type": "application/json"}
+    )
+    assert r.status_code == 422
+    r = client.post("/api/undo", json={"count": -3}, headers=HOST)
+    assert r.status_code == 422
+    assert client.get("/api/events?after=-1").status_code == 422
+    assert client.post("/api/seats/7/token", headers=HOST).status_code == 422
+    assert client.post("/api/answer", json={"option": 0}, headers=seat).status_code == 409
+
+
+def test_no_view_or_event_gives_away_the_seed(client: TestClient) -> None:
+    _start(client)
+    state = client.get("/api/state").json()
+    assert "seed" not in state["view"]
+    assert client.get("/api/games/1/record").status_code == 403
+    assert client.get("/api/games/1/record", headers=HOST).json()["seed"] == 1
+
+
+def test_the_stream_resumes_after_the_last_event_id(client: TestClient) -> None:
+    _start(client)
+    client.post(
+        "/api/actions",
+        json={"action": {"type": "choose_side", "side": "north"}},
+        headers=_seat(client, 0),
+    )
+    events = client.get("/api/events").json()
+    assert len(events) > 3
+    middle = events[2]["id"]
+    with client.stream("GET", "/api/stream", headers={"Last-Event-ID": str(middle)}) as r:
+        assert r.headers["content-type"].startswith("text/event-stream")
+        ids = []
+        for line in r.iter_lines():
+            if line.startswith("id: "):
+                ids.append(int(line[4:]))
+            if ids and ids[-1] == events[-1]["id"]:
+                break
+    assert ids == [e["id"] for e in events if e["id"] > middle]
+
+
+def test_the_openapi_description_lists_every_route(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for route in (
+        "/api/status",
+        "/api/state",
+        "/api/stream",
+        "/api/actions",
+        "/api/answer",
+        "/api/games",
+        "/api/undo",
+    ):
+        assert route in paths
+
+
+def test_the_page_is_served_whole_from_the_pi(client: TestClient) -> None:
+    import re
+
+    r = client.get("/")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert "<svg" in r.text and "EventSource" in r.text
+    fetched = re.findall(r"""(?:src|href)=["']([^"']+)""", r.text)
+    assert all(not u.startswith(("http:", "https:", "//")) for u in fetched), fetched
+
+
+def test_the_table_route_gives_the_mat_and_its_pieces(client: TestClient) -> None:
+    assert client.get("/api/table").status_code == 404
+    _start(client)
+    client.post(
+        "/api/actions",
+        json={"action": {"type": "choose_side", "side": "north"}},
+        headers=_seat(client, 0),
+    )
+    client.post(
+        "/api/actions",
+        json={"action": {"type": "place_tile", "square": "F11", "exits": "NS"}},
+        headers=_seat(client, 0),
+    )
+    table = client.get("/api/table").json()
+    assert table["width_mm"] > 0 and any(loc["name"] == "F11" for loc in table["locations"])
+    assert table["pieces"]["F11"][0]["kind"] == "tile"
+
+
+def test_a_seat_qr_code_is_drawn_on_the_pi_for_the_host_only(client: TestClient) -> None:
+    _start(client)
+    assert client.get("/api/seats/0/qr").status_code == 403
+    r = client.get("/api/seats/1/qr", headers=HOST)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert "<svg" in r.text and "<path" in r.text
+    assert client.get("/api/seats/5/qr", headers=HOST).status_code == 422
+
+
+def test_wrong_pins_are_rate_limited(client: TestClient) -> None:
+    _start(client)
+    for _ in range(5):
+        assert client.get("/api/state", headers={"X-Table-Pin": "0000"}).status_code == 403
+    r = client.get("/api/state", headers=HOST)
+    assert r.status_code == 429 and "too many wrong PINs" in r.json()["detail"]
+
+
+def test_a_seat_token_cannot_act_for_another_seat(client: TestClient) -> None:
+    _start(client)
+    other = _seat(client, 1)
+    r = client.post(
+        "/api/actions", json={"action": {"type": "choose_side", "side": "north"}}, headers=other
+    )
+    assert r.status_code == 403
+    assert client.get("/api/state", headers={"X-Seat-Token": "made-up"}).status_code == 403
+
+
+def test_the_camera_view_is_for_the_host_only(client: TestClient) -> None:
+    assert client.get("/api/camera.jpg").status_code == 403
+    r = client.get("/api/camera.jpg", headers=HOST)
+    assert r.status_code == 200 and r.headers["content-type"] == "image/jpeg"
+
+
+def _trick(client: TestClient) -> None:
+    r = client.post(
+        "/api/games",
+        json={"game": "trickoftherails", "options": {"players": 3}, "seed": 2},
+        headers=HOST,
+    )
+    assert r.status_code == 200, r.text
+
+
+def test_a_seat_sees_its_hand_as_private_and_nobody_else_does(client: TestClient) -> None:
+    _trick(client)
+    seat0, seat1 = _seat(client, 0), _seat(client, 1)
+    mine = client.get("/api/state", headers=seat0).json()
+    theirs = client.get("/api/state", headers=seat1).json()
+    public = client.get("/api/state").json()
+    assert mine["private"]["hand"] and mine["private"]["hand"] != theirs["private"]["hand"]
+    assert public["private"] == {} and "hand" not in public["view"]
+    assert "hand" not in str(client.get("/api/table").json())
+    seen = json.dumps(public)
+    for cards in (mine["private"]["hand"], theirs["private"]["hand"]):
+        assert not [card for card in cards if f'"{card}"' in seen]
+
+
+def test_the_seat_cookie_reads_the_seats_view_but_never_acts(client: TestClient) -> None:
+    _start(client)
+    token = _seat(client, 0)["X-Seat-Token"]
+    client.cookies.set("railtable_seat", token)
+    assert client.get("/api/status").json()["you"] == {"role": "seat", "seat": 0}
+    choose = {"action": {"type": "choose_side", "side": "north"}}
+    r = client.post("/api/actions", json=choose)
+    assert r.status_code == 403 and "spectator" in r.json()["detail"]
+    client.cookies.set("railtable_seat", "stale")
+    assert client.get("/api/status").json()["you"] == {"role": "spectator", "seat": None}
+
+
+def test_scores_say_what_they_are_made_of(client: TestClient) -> None:
+    _start(client)
+    choose = {"action": {"type": "choose_side", "side": "north"}}
+    client.post("/api/actions", json=choose, headers=_seat(client, 0))
+    state = client.get("/api/state").json()
+    assert [sum(p["points"] for p in parts) for parts in state["score_parts"]] == state["scores"]
+    assert state["score_parts"][0][0]["what"] == "2 minecarts in supply"
+
+
+def test_the_last_move_is_pointed_out_on_the_table_and_events_are_in_words(
+    client: TestClient,
+) -> None:
+    _start(client)
+    seat0 = _seat(client, 0)
+    client.post(
+        "/api/actions", json={"action": {"type": "choose_side", "side": "north"}}, headers=seat0
+    )
+    r = client.post(
+        "/api/actions",
+        json={"action": {"type": "place_cart", "cart": "red-white", "square": "F12"}},
+        headers=seat0,
+    )
+    assert r.status_code == 200, r.text
+    assert client.get("/api/table").json()["last_move"] == ["F12"]
+    texts = [
+        e["data"].get("text") for e in client.get("/api/events").json() if e["kind"] == "action"
+    ]
+    assert any(t and "F12" in t for t in texts), texts
+    client.post("/api/undo", json={"count": 1}, headers=HOST)
+    assert client.get("/api/table").json()["last_move"] == []
+
+
+def test_a_finished_game_replays_step_by_step_without_its_seed(client: TestClient) -> None:
+    _start(client)
+    seat0 = _seat(client, 0)
+    client.post(
+        "/api/actions", json={"action": {"type": "choose_side", "side": "north"}}, headers=seat0
+    )
+    client.post(
+        "/api/actions",
+        json={"action": {"type": "place_cart", "cart": "red-white", "square": "F12"}},
+        headers=seat0,
+    )
+    assert client.post("/api/games/current/end", headers=HOST).status_code == 200
+    (finished,) = client.get("/api/games").json()
+    start = client.get(f"/api/games/{finished['id']}/replay?step=0").json()
+    assert (
+        start["steps"] == 2 and start["text"] == "the start" and start["table"]["last_move"] == []
+    )
+    last = client.get(f"/api/games/{finished['id']}/replay?step=2").json()
+    assert last["seat"] == 0 and "F12" in last["text"] and last["table"]["last_move"] == ["F12"]
+    assert [p["kind"] for p in last["table"]["pieces"]["F12"]] == ["minecart"]
+    assert "seed" not in str(last) and "seed" not in str(start)
+    r = client.get(f"/api/games/{finished['id']}/replay?step=3")
+    assert r.status_code == 404 and "beyond the game's 2 moves" in r.json()["detail"]
+    assert client.get("/api/games/99/replay").status_code == 404
+
+
+def test_only_the_host_recalibrates_the_camera(client: TestClient) -> None:
+    assert client.post("/api/camera/calibrate").status_code == 403
+    r = client.post("/api/camera/calibrate", headers=HOST)
+    assert r.status_code == 409 and "no camera" in r.json()["detail"]
+
+
+def test_the_referees_question_reaches_its_seat_and_the_host_only(tmp_path: Path) -> None:
+    from controller.referee.judge import Alternative, Verdict, VerdictKind
+    from rules.offtherails.actions import PlaceCart
+
+    control = Control(tmp_path / "log.sqlite3")
+    client = TestClient(create_app(control))
+    _start(client)
+    seat0, seat1 = _seat(client, 0), _seat(client, 1)
+    options = tuple(
+        Alternative((PlaceCart(cart, "F12"),), f"place_cart(cart={cart}, square=F12)")
+        for cart in ("red-white", "red-black")
+    )
+    control.session.verdict = Verdict(
+        VerdictKind.CHOICE,
+        "seat 0: the table fits 2 moves; which one was it? " + " | ".join(o.text for o in options),
+        options=options,
+        seat=0,
+    )
+    mine = client.get("/api/verdict", headers=seat0).json()
+    assert [o["words"] for o in mine["options"]] == [
+        "place the red-white minecart on F12",
+        "place the red-black minecart on F12",
+    ]
+    assert client.get("/api/verdict", headers=HOST).json()["options"] == mine["options"]
+    for who in ({}, seat1):
+        other = client.get("/api/verdict", headers=who).json()
+        assert other["options"] == [] and "red-white" not in json.dumps(other)
+        assert other["text"] == other["words"] == "seat 0 is asked how the table came about"

@@ -1,0 +1,180 @@
+"""The referee and the fusion of camera and sensor board, on Off the Rails positions."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from controller.referee.cases import CaseKind, cases, digital_draw
+from controller.referee.judge import Referee, VerdictKind
+from controller.referee.observe import InputMode, LocationView, Observation, Seen, fuse
+from rules.core import CHANCE, State
+from rules.offtherails import physical
+from rules.physical import PlacedPiece, TableObservation
+
+INFO = rules.game_info("offtherails")
+REFEREE = Referee.for_game(INFO)
+LAYOUT = physical.layout()
+NAMES = [loc.name for loc in LAYOUT.locations]
+
+
+def _game(seed: int = 3) -> State:
+    state = rules.new_game("offtherails", {"players": 2}, seed)
+    state.apply({"type": "choose_side", "side": "north"})
+    while state.current_player == CHANCE:
+        state.apply(digital_draw(state))
+    return state
+
+
+def _seen(table: dict[str, tuple[PlacedPiece, ...]], covered: tuple[str, ...] = ()) -> Observation:
+    return Observation.exact(TableObservation.of(table, covered), NAMES)
+
+
+def _after(state: State, action: dict[str, object]) -> dict[str, tuple[PlacedPiece, ...]]:
+    state.apply(action)
+    table = REFEREE.table_of(state)
+    state.undo()
+    return table
+
+
+def test_the_table_as_expected_is_in_sync() -> None:
+    state = _game()
+    verdict = REFEREE.judge(state, _seen(REFEREE.table_of(state)))
+    assert verdict.kind is VerdictKind.IN_SYNC
+
+
+def test_a_placed_tile_is_applied_and_the_state_is_left_alone() -> None:
+    state = _game()
+    before = state.to_json()
+    table = _after(state, {"type": "place_tile", "square": "F6", "exits": "NS"})
+    verdict = REFEREE.judge(state, _seen(table))
+    assert verdict.kind is VerdictKind.APPLIED
+    assert [a.to_json() for a in verdict.actions] == [
+        {"type": "place_tile", "square": "F6", "exits": "NS"}
+    ]
+    assert state.to_json() == before
+
+
+def test_a_straight_turned_half_round_is_the_same_track() -> None:
+    state = _game()
+    table = _after(state, {"type": "place_tile", "square": "F6", "exits": "NS"})
+    (tile,) = table["F6"]
+    turned = {**table, "F6": (PlacedPiece(tile.piece, tile.rotation + 2),)}
+    assert REFEREE.judge(state, _seen(turned)).kind is VerdictKind.APPLIED
+
+
+def test_a_tile_on_a_mine_centre_is_an_alert_naming_the_square() -> None:
+    state = _game()
+    table = _after(state, {"type": "place_tile", "square": "F6", "exits": "NS"})
+    wrong = {**REFEREE.table_of(state), "D9": table["F6"]}
+    verdict = REFEREE.judge(state, _seen(wrong))
+    assert verdict.kind is VerdictKind.ALERT
+    assert verdict.locations == ("D9",)
+    assert "D9" in verdict.text and "straight track" in verdict.text
+
+
+def test_a_covered_change_waits() -> None:
+    state = _game()
+    table = _after(state, {"type": "place_tile", "square": "F6", "exits": "NS"})
+    table = {**table}
+    # F6 visible, but the minecart starting track a player reaches for is covered and changed
+    verdict = REFEREE.judge(state, _seen(table, covered=("F6",)))
+    assert verdict.kind is VerdictKind.IN_SYNC  # nothing visible changed: nothing is judged
+
+
+def test_a_take_back_is_offered_when_the_table_is_as_before() -> None:
+    state = _game()
+    earlier = REFEREE.table_of(state)
+    state.apply({"type": "place_tile", "square": "F6", "exits": "NS"})
+    placed = REFEREE.table_of(state)
+    verdict = REFEREE.judge(state, _seen(earlier), placed)
+    assert verdict.kind is VerdictKind.TAKE_BACK
+    assert verdict.undo == 1
+    assert len(state.history) > 0 and state.history[-1].TYPE == "place_tile"
+
+
+def test_fusion_agrees_disagrees_and_covers() -> None:
+    state = _game()
+    state.apply({"type": "place_cart", "cart": "red-white", "square": "F12"})
+    table = INFO.expected_table(state)
+    cart_square = LAYOUT.location("F12")
+    assert cart_square.sensor is not None
+    both = fuse(LAYOUT, INFO.catalogue(), table, frozenset({cart_square.sensor}))
+    assert both.mode is InputMode.CAMERA_AND_SENSORS
+    assert both.view("F12").seen is Seen.EXACT
+    no_magnet = fuse(LAYOUT, INFO.catalogue(), table, frozenset())
+    assert no_magnet.view("F12").seen is Seen.UNKNOWN
+    assert "sensor board" in no_magnet.view("F12").reason
+    covered = TableObservation(table.pieces, frozenset({"F12"}))
+    hand = fuse(LAYOUT, INFO.catalogue(), covered, frozenset({cart_square.sensor}))
+    assert hand.view("F12") == LocationView(
+        Seen.MAGNET, magnet=True, reason="covered from the camera"
+    )
+    sensors = fuse(LAYOUT, INFO.catalogue(), None, frozenset({cart_square.sensor}))
+    assert sensors.mode is InputMode.SENSORS_ONLY and sensors.view("F12").magnet
+    assert fuse(LAYOUT, INFO.catalogue(), None, None).mode is InputMode.NONE
+
+
+def test_sensors_alone_recognise_a_placed_minecart() -> None:
+    state = _game()
+    state.apply({"type": "place_tile", "square": "F6", "exits": "NS"})
+    square = LAYOUT.location("F12").sensor
+    assert square is not None
+    observed = fuse(LAYOUT, INFO.catalogue(), None, frozenset({square}))
+    verdict = REFEREE.judge(state, observed)
+    assert verdict.kind in (VerdictKind.APPLIED, VerdictKind.CHOICE)
+    if verdict.kind is VerdictKind.APPLIED:
+        assert verdict.actions[0].TYPE == "place_cart"
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_bot_games_shown_to_the_referee(seed: int) -> None:
+    results = list(cases("offtherails", 2 + seed, seed))
+    wrong = [r for r in results if r.kind is CaseKind.WRONG_PIECE]
+    assert wrong and all(r.alerted and not r.false_applied for r in wrong)
+    single = [r for r in results if r.kind is CaseKind.SINGLE]
+    recovered = sum(r.recovered for r in single) / len(single)
+    assert recovered >= 0.9, recovered  # known gap: see the issue note
+
+
+@pytest.mark.parametrize("name", sorted(n for n, i in rules.GAMES.items() if i.expected_table))
+def test_every_game_with_a_table_is_refereed(name: str) -> None:
+    info = rules.game_info(name)
+    results = [r for seed in range(2) for r in cases(name, info.max_players - seed, seed)]
+    assert results
+    assert not [r for r in results if r.false_applied and not r.unseen]
+    wrong = [r for r in results if r.kind is CaseKind.WRONG_PIECE]
+    assert all(r.alerted for r in wrong)
+    judged = [r for r in results if r.kind is not CaseKind.WRONG_PIECE and not r.unseen]
+    assert sum(r.recovered for r in judged) / len(judged) >= 0.95
+
+
+def test_a_one_of_a_kind_piece_seen_twice_is_an_alert_naming_both() -> None:
+    state = _game()
+    table = _after(state, {"type": "place_cart", "cart": "red-white", "square": "F12"})
+    (cart,) = table["F12"]
+    twice = {**table, "D12": (cart,)}
+    verdict = REFEREE.judge(state, _seen(twice))
+    assert verdict.kind is VerdictKind.ALERT
+    assert verdict.locations == ("D12", "F12")
+    assert "lies on 2 squares; the game has 1" in verdict.text
+
+
+def test_a_lifted_minecart_is_shown_where_the_rules_let_it_go() -> None:
+    from rules.registry import state_from_json
+    from rules.scenario import set_path
+
+    data = _game(1).to_json()
+    straight = {"tile": {"exits": "NS", "shape": "straight", "kind": "straight_t"}}
+    for square in ("F11", "F10", "F9", "F8"):
+        set_path(data, f"board.{square}", straight)
+    for path, value in {
+        "carts.red-white.status": "on_board",
+        "carts.red-white.square": "F12",
+        "carts.red-white.heading": "S",
+        "carts.red-white.speed": 3,
+    }.items():
+        set_path(data, path, value)  # fmt: skip
+    state = state_from_json(data)
+    assert REFEREE.destinations(state, "F12") == {"F9"}  # three squares along the track
+    assert REFEREE.destinations(state, "A1") == frozenset()  # nothing magnetic lies there

@@ -1,0 +1,276 @@
+"""The service on the simulated table: pixels and serial bytes in, refereed moves in the log."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from controller.game.store import EventKind, EventLog
+from controller.table.service import ServiceSettings, TableService
+
+
+async def _play(service: TableService, seconds: float, moves: int, applied: int = 0) -> None:
+    """Run the service until the bots played `moves` moves, one of their mistakes was alerted,
+    and the referee applied `applied` moves it saw on the table (or `seconds` passed)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        await service.step()
+        await asyncio.sleep(service.settings.tick_s)
+        bots = service.bots
+        if bots is not None and bots.stats.played >= moves and bots.stats.mistakes_alerted:
+            record = service.session.record
+            seen = 0
+            if applied and record is not None:
+                seen = sum(
+                    1
+                    for e in service.log.events(record.id, limit=100_000)
+                    if e.kind is EventKind.VERDICT and e.data["kind"] == "applied"
+                )
+            if seen >= applied:
+                return
+
+
+def test_bots_play_on_the_simulated_table_and_the_referee_follows(tmp_path: Path) -> None:
+    settings = ServiceSettings(
+        data_dir=tmp_path,
+        pin="1234",
+        players=2,
+        seed=11,
+        bot_period_s=0.3,
+        camera_period_s=0.1,
+        mistake_rate=0.25,
+    )
+    service = TableService(settings)
+    service.start()
+    try:
+        asyncio.run(_play(service, 60.0, 6, applied=3))
+        bots = service.bots
+        assert bots is not None
+        assert service.camera_health.state == "calibrated"
+        assert service.board_health.state == "connected"
+        record = service.session.record
+        assert record is not None
+        events = service.log.events(record.id, limit=100_000)
+        verdicts = [e.data["kind"] for e in events if e.kind is EventKind.VERDICT]
+        assert verdicts.count("applied") >= 3, verdicts
+        assert bots.stats.mistakes >= 1 and bots.stats.mistakes_alerted >= 1
+        assert not [
+            e
+            for e in events
+            if e.kind is EventKind.VERDICT
+            and e.data["kind"] == "applied"
+            and any(a.get("type") == "wrong" for a in e.data["actions"])
+        ]
+        live = service.session.state
+        assert live is not None
+        assert service.log.replay(record).to_json() == live.to_json()  # the log is the state
+    finally:
+        service.stop()
+
+
+async def _until(service: TableService, check: object, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        await service.step()
+        if check():  # type: ignore[operator]
+            return True
+        await asyncio.sleep(service.settings.tick_s)
+    return False
+
+
+def test_pulled_cables_degrade_and_recover_without_a_restart(tmp_path: Path) -> None:
+    settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=2, bots=False,
+                               camera_period_s=0.1)  # fmt: skip
+    service = TableService(settings)
+    service.start()
+
+    async def scenario() -> None:
+        status = service.status
+        assert await _until(service, lambda: status()["mode"] == "camera_and_sensors", 30)
+        assert service.virtual_board is not None and service.camera is not None
+        service.virtual_board.unplug(1.5)
+        assert await _until(service, lambda: status()["board"]["state"] != "connected", 10)
+        lost = status()["board"]
+        assert lost["since"] > 0 and status()["mode"] == "camera_only"
+        assert await _until(service, lambda: status()["board"]["state"] == "connected", 20)
+        service.camera.unplug(1.0)
+        assert await _until(service, lambda: status()["camera"]["state"] == "disconnected", 10)
+        assert await _until(service, lambda: status()["mode"] == "sensors_only", 5)
+        assert await _until(service, lambda: status()["mode"] == "camera_and_sensors", 30)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        service.stop()
+
+
+def test_a_seat_button_ends_its_action_phase(tmp_path: Path) -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from controller.game.access import Asker
+    from controller.table.gpio import GpioPins, TableIO
+
+    settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=2, bots=False,
+                               camera="none", board="none")  # fmt: skip
+    service = TableService(settings)
+    factory = MockFactory()
+    service.io = TableIO(GpioPins(seat_buttons=(5, 6), seat_leds=(17, 27)), factory)
+    service.start()
+    service.session.act(Asker.at(0), {"type": "choose_side", "side": "north"})
+
+    async def press() -> None:
+        service._loop = asyncio.get_running_loop()
+        service.io.on_done = lambda seat: service._later(lambda: service.done(seat))
+        factory.pin(5).drive_low()
+        await _until(service, lambda: service.session.state.history[-1].TYPE != "choose_side", 5)  # type: ignore[union-attr]
+
+    try:
+        asyncio.run(press())
+        state = service.session.state
+        assert state is not None
+        assert any(a.TYPE == "end_actions" for a in state.history)
+    finally:
+        service.stop()
+
+
+def test_a_whole_game_on_the_simulated_table(tmp_path: Path) -> None:
+    """From rendered frames and serial bytes to the log: the game ends, its scores are those of
+    its actions applied directly to the engine, and every deliberate mistake was an alert."""
+    from rules.registry import new_game
+
+    settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=21,
+                               bot_period_s=0.05, camera_period_s=0.03, tick_s=0.02,
+                               mistake_rate=0.1)  # fmt: skip
+    service = TableService(settings)
+    service.start()
+    record_id = service.session.record.id if service.session.record else 0
+
+    async def play() -> None:
+        deadline = time.monotonic() + 150
+        while service.session.record is not None and time.monotonic() < deadline:
+            await service.step()
+            await asyncio.sleep(0.01)
+
+    try:
+        asyncio.run(play())
+    finally:
+        service.stop()
+    log = EventLog(tmp_path / "railtable.sqlite3")
+    record = log.game(record_id)
+    assert record is not None and record.ended_at is not None, "the game did not end"
+    exported = log.record_json(record_id)
+    engine = new_game(exported["game"], exported["options"], exported["seed"])
+    for entry in exported["actions"]:
+        engine.apply(entry["action"])
+    assert engine.is_over and engine.scores() == record.scores
+    bots = service.bots
+    assert bots is not None and bots.stats.mistakes >= 1
+    assert bots.stats.mistakes_alerted == bots.stats.mistakes
+    assert bots.stats.mistakes_applied == 0
+
+
+def test_a_real_camera_source_feeds_the_referee(tmp_path: Path) -> None:
+    """A video file through the camera path (cv2.VideoCapture, its thread, the pipeline)."""
+    import cv2
+
+    from controller.simulated.table import PhysicalTable
+    from controller.table.service import SimulatedCamera
+    from rules.registry import game_info
+
+    info = game_info("offtherails")
+    assert info.layout is not None and info.catalogue is not None
+    layout, catalogue = info.layout({}), info.catalogue()
+    camera = SimulatedCamera(PhysicalTable(layout, catalogue), layout, catalogue)
+    video = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (1280, 720))
+    for _ in range(40):
+        writer.write(camera.frame())
+    writer.release()
+    settings = ServiceSettings(data_dir=tmp_path / "data", pin="1234", players=2, seed=1,
+                               camera=str(video), board="none", camera_period_s=0.02)  # fmt: skip
+    service = TableService(settings)
+    service.start()
+
+    async def look() -> bool:
+        return await _until(service, lambda: service.status()["mode"] == "camera_only", 20)
+
+    try:
+        assert asyncio.run(look()), service.status()
+        assert service.camera_health.state == "calibrated"
+    finally:
+        service.stop()
+
+
+def test_lifting_a_minecart_lights_where_it_may_go(tmp_path: Path) -> None:
+    from controller.referee.observe import LocationView, Observation, Seen
+    from firmware_bridge.messages import Square
+    from rules.registry import state_from_json
+    from rules.scenario import set_path
+
+    settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=1, bots=False,
+                               camera="none", board="none")  # fmt: skip
+    service = TableService(settings)
+    service.start()
+    from controller.game.access import Asker
+
+    service.session.act(Asker.at(0), {"type": "choose_side", "side": "north"})
+    assert service.session.state is not None and service.session.referee is not None
+    data = service.session.state.to_json()
+    straight = {"tile": {"exits": "NS", "shape": "straight", "kind": "straight_t"}}
+    for square in ("F11", "F10", "F9"):
+        set_path(data, f"board.{square}", straight)
+    for path, value in {
+        "carts.red-white.status": "on_board",
+        "carts.red-white.square": "F12",
+        "carts.red-white.heading": "S",
+        "carts.red-white.speed": 3,
+    }.items():
+        set_path(data, path, value)  # fmt: skip
+    state = state_from_json(data)
+    service.session.state = state
+    service.session.table = service.session.referee.table_of(state)
+    asked: list[dict[Square, object]] = []
+
+    class Link:
+        def set_leds(self, colours: dict[Square, object]) -> None:
+            asked.append(dict(colours))
+
+    views = {"F12": LocationView(Seen.MAGNET, magnet=False)}
+    mode = service.observe().mode
+    service.link = Link()  # type: ignore[assignment]
+    try:
+        service._show_destinations(Observation(mode, views))
+        assert asked, "no LEDs were asked for"
+        layout = service.session.info.layout(state.options)  # type: ignore[union-attr,misc]
+        sensor = layout.location("F9").sensor
+        assert sensor is not None and Square(*sensor) in asked[-1]
+    finally:
+        service.link = None
+        service.stop()
+
+
+def test_a_game_on_another_mat_moves_the_simulated_table_along(tmp_path: Path) -> None:
+    settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=4,
+                               bot_period_s=0.1, camera_period_s=0.03)  # fmt: skip
+    service = TableService(settings)
+    service.start()
+
+    async def switch() -> bool:
+        service.session.start("minewagons", {"players": 2}, seed=3)
+        return await _until(
+            service,
+            lambda: (
+                service.bots is not None
+                and service.bots.stats.played >= 2
+                and service.status()["mode"] == "camera_and_sensors"
+            ),
+            60,
+        )
+
+    try:
+        assert asyncio.run(switch()), service.status()
+        layout = service.physical.layout if service.physical else None
+        assert layout is not None and layout.name.startswith("minewagons")
+    finally:
+        service.stop()

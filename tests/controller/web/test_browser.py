@@ -1,0 +1,343 @@
+"""The phone page in real headless Chromium (Debian's package) against the running service on the
+simulated table. Screenshots at phone size are kept in .artifacts/ for a person to look at."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from subprocess import Popen
+
+import httpx
+import pytest
+from playwright.sync_api import Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[3]
+ARTIFACTS = ROOT / ".artifacts"
+CHROMIUM = "/usr/bin/chromium"
+MAIN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
+PIN = "2468"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve(data: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            MAIN,
+            "serve",
+            "--data",
+            str(data),
+            "--port",
+            str(port),
+            "--seed",
+            "5",
+            "--players",
+            "2",
+            "--pin",
+            PIN,
+            *extra,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url + "/api/status", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    return process, url
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    process, url = _serve(tmp_path_factory.mktemp("table"))
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def quiet_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A simulated table without bots: only the test's players act."""
+    process, url = _serve(tmp_path_factory.mktemp("quiet"), "--no-bots")
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+        )  # fmt: skip
+        yield chromium
+        chromium.close()
+
+
+def _phone(browser: object) -> Page:
+    return browser.new_page(viewport={"width": 412, "height": 915})  # type: ignore[attr-defined, no-any-return]
+
+
+def _pieces(page: Page) -> int:
+    return int(page.eval_on_selector("#mat", "svg => svg.querySelectorAll('line, circle').length"))
+
+
+def test_a_spectator_sees_the_board_change_as_the_bots_play(table: str, browser: object) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page = _phone(browser)
+    page.goto(table + "/")
+    page.wait_for_function("document.querySelector('#mat').childElementCount > 100", timeout=20000)
+    first = _pieces(page)
+    events = page.locator("#events li").count()
+    page.wait_for_function(
+        f"document.querySelectorAll('#events li').length > {events}", timeout=30000
+    )
+    page.wait_for_timeout(1500)
+    page.screenshot(path=str(ARTIFACTS / "phone-spectator.png"))
+    assert page.locator("#me").inner_text() == "spectator"
+    assert "Off the Rails" in page.locator("#title").inner_text()
+    assert _pieces(page) != first or page.locator("#events li").count() > events
+
+
+def test_the_host_undoes_a_move_from_the_page(table: str, browser: object) -> None:
+    page = _phone(browser)
+    page.goto(table + "/")
+    page.locator("#host summary").click()
+    page.fill("#pin", PIN)
+    before = len(httpx.get(table + "/api/events?after=0").json())
+    page.click("#undo")
+    page.wait_for_timeout(1000)
+    kinds = [e["kind"] for e in httpx.get(table + "/api/events?after=0").json()]
+    page.screenshot(path=str(ARTIFACTS / "phone-host.png"))
+    assert len(kinds) > before and "undo" in kinds
+
+
+def test_a_player_joins_by_the_seat_link_and_answers(quiet_table: str, browser: object) -> None:
+    token = httpx.post(quiet_table + "/api/seats/0/token", headers={"X-Table-Pin": PIN}).json()
+    page = _phone(browser)
+    page.goto(f"{quiet_table}/?seat={token['token']}")
+    page.wait_for_function("document.querySelector('#me').textContent === 'you are seat 0'")
+    page.get_by_role("button", name="choose the north side").click()
+    page.wait_for_function(
+        "document.querySelector('#turn').textContent !== 'seat 0 to act'"
+        " || document.querySelectorAll('#mine button').length > 24"
+        " || !document.querySelector('#mine').textContent.includes('choose the')"
+    )
+    page.screenshot(path=str(ARTIFACTS / "phone-seat.png"))
+    events = httpx.get(quiet_table + "/api/events?after=0").json()
+    chosen = [
+        e for e in events if e["kind"] == "action" and e["data"]["action"]["type"] == "choose_side"
+    ]
+    assert chosen and chosen[0]["seat"] == 0 and chosen[0]["data"]["action"]["side"] == "north"
+
+
+def test_the_host_starts_a_game_with_options_and_sees_the_camera(
+    table: str, browser: object
+) -> None:
+    page = _phone(browser)
+    page.goto(table + "/")
+    page.locator("#host summary").click()
+    page.fill("#pin", PIN)
+    page.wait_for_function("document.querySelectorAll('#game option').length >= 3")
+    page.select_option("#game", "offtherails")
+    page.select_option("#opt-players", "2")
+    page.check("#opt-bumper_carts")
+    before = httpx.get(table + "/api/status").json()["game"]["id"]
+    page.click("#start")
+    page.wait_for_timeout(1000)
+    game = httpx.get(table + "/api/status").json()["game"]
+    assert game["id"] != before and game["players"] == 2
+    state = httpx.get(table + "/api/state").json()
+    assert state["view"]["options"]["bumper_carts"] is True
+    page.locator("#camera-panel summary").click()
+    page.click("#camera-view")
+    page.wait_for_function(
+        "!document.querySelector('#camera-img').hidden"
+        " && document.querySelector('#camera-img').naturalWidth > 0"
+    )
+    page.screenshot(path=str(ARTIFACTS / "phone-host-camera.png"), full_page=True)
+
+
+@pytest.fixture(scope="module")
+def sensor_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Popen[str]]]:
+    """The service on a virtual sensor board (no camera) that the test moves pieces on: what a
+    table with only the board under the mat sees, a magnet and not which piece."""
+    board = subprocess.Popen(
+        [sys.executable, "-c", MAIN, "sim-board", "--rows", "12", "--cols", "12"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert board.stdout is not None
+    path = board.stdout.readline().strip()
+    data = tmp_path_factory.mktemp("sensors")
+    process, url = _serve(data, "--no-bots", "--camera", "none", "--board", path)
+    try:
+        yield url, board
+    finally:
+        process.terminate()
+        process.wait(10)
+        board.terminate()
+        board.wait(10)
+
+
+def test_a_player_answers_the_referees_question_from_the_seat_page(
+    sensor_table: tuple[str, Popen[str]], browser: object
+) -> None:
+    url, board = sensor_table
+    token = httpx.post(url + "/api/seats/0/token", headers={"X-Table-Pin": PIN}).json()
+    spectator = _phone(browser)
+    spectator.goto(url + "/")
+    page = _phone(browser)
+    page.goto(f"{url}/?seat={token['token']}")
+    page.wait_for_function("document.querySelector('#me').textContent === 'you are seat 0'")
+    page.get_by_role("button", name="choose the north side").click()
+    page.wait_for_function("!document.querySelector('#mine').textContent.includes('choose the')")
+    assert board.stdin is not None
+    board.stdin.write("place 0 5\n")  # a minecart on F12: the board cannot tell which one
+    board.stdin.flush()
+    page.wait_for_selector("#question button", timeout=20000)
+    options = page.locator("#question button").all_inner_texts()
+    assert len(options) >= 2 and all("F12" in o for o in options), options
+    spectator.wait_for_function("document.querySelector('#verdict').textContent.includes('seat 0')")
+    assert spectator.locator("#question button").count() == 0  # the question is seat 0's alone
+    page.screenshot(path=str(ARTIFACTS / "phone-seat-question.png"))
+    chosen = options[1]
+    page.locator("#question button").nth(1).click()
+    page.wait_for_function("document.querySelectorAll('#question button').length === 0")
+    actions = [
+        e["data"]["action"]
+        for e in httpx.get(url + "/api/events?after=0").json()
+        if e["kind"] == "action" and e["seat"] == 0
+    ]
+    assert actions[-1]["type"] == "place_cart" and actions[-1]["square"] == "F12"
+    assert actions[-1]["cart"] in chosen
+    page.wait_for_function("document.querySelector('#mat [data-name=F12] .loc.last') !== null")
+
+
+def test_a_seat_sees_its_own_hand_and_a_spectator_none(quiet_table: str, browser: object) -> None:
+    host = {"X-Table-Pin": PIN}
+    r = httpx.post(
+        quiet_table + "/api/games",
+        json={"game": "trickoftherails", "options": {"players": 3}, "seed": 3},
+        headers=host,
+    )
+    assert r.status_code == 200, r.text
+    token = httpx.post(quiet_table + "/api/seats/1/token", headers=host).json()["token"]
+    page = _phone(browser)
+    page.goto(f"{quiet_table}/?seat={token}")
+    page.wait_for_function("!document.querySelector('#private').hidden", timeout=20000)
+    hand = httpx.get(quiet_table + "/api/state", headers={"X-Seat-Token": token}).json()
+    text = page.locator("#private").inner_text()
+    assert "hand" in text and all(card in text for card in hand["private"]["hand"])
+    page.screenshot(path=str(ARTIFACTS / "phone-seat-hand.png"), full_page=True)
+    spectator = _phone(browser)
+    spectator.goto(quiet_table + "/")
+    spectator.wait_for_function("document.querySelector('#title').textContent.includes('Trick')")
+    spectator.wait_for_timeout(500)
+    assert spectator.locator("#private").is_hidden()
+    assert hand["private"]["hand"][0] not in spectator.content()
+
+
+def test_the_page_reads_without_colour_and_to_a_screen_reader(table: str, browser: object) -> None:
+    page = _phone(browser)
+    page.goto(table + "/")
+    page.wait_for_function("document.querySelector('#mat').childElementCount > 100", timeout=20000)
+    page.wait_for_function("document.querySelectorAll('#mat text').length > 0", timeout=30000)
+    # every control has a name a screen reader can say
+    unnamed = page.eval_on_selector_all(
+        "button, input, select",
+        "els => els.filter(e => !(e.textContent.trim() || e.getAttribute('aria-label') ||"
+        " (e.labels && e.labels.length))).map(e => e.outerHTML)",
+    )
+    assert unnamed == []
+    assert page.get_attribute("#mat", "aria-label").startswith("the table:")  # type: ignore[union-attr]
+    assert page.get_attribute("#verdict", "aria-live") == "assertive"
+    # each piece carries a letter or a word, not colour alone; the table is also told in words
+    letters = page.eval_on_selector_all("#mat text", "ts => ts.map(t => t.textContent)")
+    assert letters and all(t.strip() for t in letters)
+    page.locator("#words summary").click()
+    words = page.locator("#words-list li").all_inner_texts()
+    assert words and all(":" in w for w in words)
+    assert any("minecart" in w or "tile" in w or "track" in w for w in words), words
+
+
+def test_a_finished_game_is_replayed_step_by_step(quiet_table: str, browser: object) -> None:
+    host = {"X-Table-Pin": PIN}
+    httpx.post(
+        quiet_table + "/api/games",
+        json={"game": "offtherails", "options": {"players": 2}, "seed": 4},
+        headers=host,
+    )
+    httpx.post(
+        quiet_table + "/api/actions",
+        json={"action": {"type": "choose_side", "side": "south"}},
+        headers=host,
+    )
+    assert httpx.post(quiet_table + "/api/games/current/end", headers=host).status_code == 200
+    page = _phone(browser)
+    page.goto(quiet_table + "/")
+    page.locator("#history summary").click()
+    page.get_by_role("button", name="Replay").first.click()
+    page.wait_for_function("document.querySelector('#replay-where').textContent.includes('step 0')")
+    page.click("#replay-next")
+    page.wait_for_function("document.querySelector('#replay-where').textContent.includes('step 1')")
+    assert "south" in page.locator("#replay-where").inner_text()
+    assert page.eval_on_selector("#replay-mat", "svg => svg.childElementCount") > 100
+    page.screenshot(path=str(ARTIFACTS / "phone-replay.png"), full_page=True)
+
+
+def test_a_phone_that_lost_its_connection_catches_up_by_itself(
+    quiet_table: str, browser: object
+) -> None:
+    host = {"X-Table-Pin": PIN}
+    r = httpx.post(
+        quiet_table + "/api/games",
+        json={"game": "offtherails", "options": {"players": 2}, "seed": 9},
+        headers=host,
+    )
+    assert r.status_code == 200, r.text
+    context = browser.new_context(viewport={"width": 412, "height": 915})  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(quiet_table + "/")
+    page.wait_for_function("document.querySelector('#turn').textContent === 'seat 0 to act'")
+    context.set_offline(True)
+    page.evaluate("window.dispatchEvent(new Event('offline'))")
+    page.wait_for_timeout(500)
+    moved = httpx.post(
+        quiet_table + "/api/actions",
+        json={"action": {"type": "choose_side", "side": "west"}},
+        headers=host,
+    )
+    assert moved.status_code == 200, moved.text
+    page.wait_for_timeout(1000)
+    context.set_offline(False)
+    page.wait_for_function(
+        "[...document.querySelectorAll('#events li')].some(li => li.textContent.includes('west'))",
+        timeout=20000,
+    )
+    # and the page redrew from the new state: seat 0's minecarts now count
+    page.wait_for_function("document.querySelector('#scores').textContent.includes('minecarts')")
+    context.close()
