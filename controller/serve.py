@@ -1,4 +1,5 @@
-"""Runs the table service and its HTTP API in one asyncio process until stopped."""
+"""Runs the table service and its HTTP API in one process until stopped: the game's owner on its
+thread, the HTTP API on the asyncio event loop."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def configure_logging() -> None:
 async def run_service(settings: ServiceSettings, host: str, port: int) -> None:
     """Start the table, serve the API, run the table's loop; both end on SIGINT or SIGTERM."""
     service = TableService(settings)
-    service.start()
+    await asyncio.to_thread(service.start)
     app = create_app(service)
     # Phones keep their event streams open: a stop must not wait for them to hang up.
     config = uvicorn.Config(
@@ -32,7 +33,6 @@ async def run_service(settings: ServiceSettings, host: str, port: int) -> None:
     )
     server = uvicorn.Server(config)
     service.on_stop = lambda: setattr(server, "should_exit", True)
-    table = asyncio.create_task(service.run())
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     print(
         f"railtable: table service on http://{shown}:{port}/ (API: /docs); "
@@ -42,6 +42,4 @@ async def run_service(settings: ServiceSettings, host: str, port: int) -> None:
     try:
         await server.serve()
     finally:
-        service.stop()
-        table.cancel()
-        await asyncio.gather(table, return_exceptions=True)
+        await asyncio.to_thread(service.stop)

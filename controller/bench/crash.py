@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from controller.game.access import Asker
-from controller.game.live import TableSession
+from controller.game.live import LiveGame
 from controller.game.store import EventLog
 from rules.core import CHANCE, State
 from rules.playout import Policy, choose
@@ -35,7 +35,7 @@ def scripted_action(state: State) -> dict[str, object]:
 
 def worker(data_dir: Path, game: str, players: int, seed: int, steps: int) -> int:
     """Resume or start the game, then play the script, acknowledging each step once on disk."""
-    session = TableSession(EventLog(data_dir / "railtable.sqlite3"))
+    session = LiveGame(EventLog(data_dir / "railtable.sqlite3"))
     if not session.resume():
         session.start(game, {"players": players}, seed)
     while True:
@@ -129,7 +129,7 @@ def run(
             log.close()
             break
         log.close()
-        resumed = TableSession(EventLog(data_dir / "railtable.sqlite3"))  # as the service starts
+        resumed = LiveGame(EventLog(data_dir / "railtable.sqlite3"))  # as the service starts
         resumed.resume()
         state = resumed.state
         resumed.log.close()

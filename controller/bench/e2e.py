@@ -41,23 +41,23 @@ async def _latency(samples: int, phones: int, folder: Path) -> list[float]:
         data_dir=folder, pin="1234", players=2, seed=3, camera="none", bots=False, tick_s=0.02
     )
     service = TableService(settings)
-    service.start()
+    await asyncio.to_thread(service.start)
     port = _free_port()
     server = uvicorn.Server(
         uvicorn.Config(create_app(service), host="127.0.0.1", port=port, log_level="warning")
     )
-    tasks = [asyncio.create_task(server.serve()), asyncio.create_task(service.run())]
+    tasks = [asyncio.create_task(server.serve())]
     times: list[float] = []
     try:
         while not server.started:
             await asyncio.sleep(0.01)
-        state = service.session.state
-        assert state is not None
-        service.session.act(Asker.at(0), {"type": "choose_side", "side": "north"})
+        await service.owner.call(
+            lambda game: game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
+        )
         board = service.virtual_board
         assert board is not None and service.link is not None
         service.link.wait_connected(10)
-        layout = service.session.info.layout(state.options)  # type: ignore[union-attr,misc]
+        layout = await service.owner.call(lambda game: game.info.layout(game.state.options))  # type: ignore[union-attr,misc]
         sensor = layout.location("F12").sensor  # a red starting track
         assert sensor is not None
         row, col = sensor
@@ -82,9 +82,7 @@ async def _latency(samples: int, phones: int, folder: Path) -> list[float]:
     finally:
         server.should_exit = True
         await asyncio.wait_for(asyncio.gather(tasks[0], return_exceptions=True), 10)
-        service.stop()
-        tasks[1].cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.to_thread(service.stop)
     return times
 
 

@@ -1,4 +1,4 @@
-"""`railtable bench crash` (pulled plugs) and `railtable bench e2e` (the service's latency)."""
+"""`railtable bench crash` (pulled plugs), `bench e2e` (the service's latency), `bench stress`."""
 
 from __future__ import annotations
 
@@ -28,6 +28,18 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     e2e.add_argument("--phones", type=_positive, default=1, help="SSE clients listening")
     e2e.set_defaults(handler=_e2e)
 
+    stress = benches.add_parser(
+        "stress",
+        help="phones posting and reading while the bots play: one owner, committed reads only",
+    )
+    stress.add_argument("--minutes", type=_positive_float, default=1.0, help="how long")
+    stress.add_argument("--phones", type=_positive, default=8, help="phone threads")
+    stress.add_argument(
+        "--busy", type=_count, default=0, help="processes burning CPU beside it (default 0)"
+    )
+    stress.add_argument("--json", action="store_true", help="print one JSON object")
+    stress.set_defaults(handler=_stress)
+
 
 def _positive(text: str) -> int:
     try:
@@ -37,6 +49,40 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not at least 1")
     return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} is not more than 0")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is less than 0")
+    return value
+
+
+def _stress(args: argparse.Namespace) -> int:
+    from controller.bench.stress import run
+
+    with tempfile.TemporaryDirectory(prefix="railtable-stress-") as folder:
+        report = run(args.minutes * 60, Path(folder), phones=args.phones, busy=args.busy)
+    figures = report.to_json()
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            print(f"{key:26} {value}")
+    return 0 if report.passed else 1
 
 
 def _crash(args: argparse.Namespace) -> int:

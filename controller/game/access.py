@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+import threading
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -34,7 +36,7 @@ class Asker:
         return Asker(Role.SEAT, seat)
 
 
-class Why(StrEnum):
+class Refusal(StrEnum):
     """Why the table refuses a request; the API maps each to its HTTP status."""
 
     NOT_ALLOWED = "not_allowed"  # not for who is asking (a spectator acting, another seat)
@@ -45,6 +47,24 @@ class Why(StrEnum):
 class Refused(ValueError):
     """A request the table refuses: the message names what was wrong, `why` says of what kind."""
 
-    def __init__(self, message: str, why: Why = Why.NOT_NOW) -> None:
+    def __init__(self, message: str, why: Refusal = Refusal.NOT_NOW) -> None:
         super().__init__(message)
         self.why = why
+
+
+class SeatTokens:
+    """The seat tokens handed to phones (by QR code): token -> seat; safe from any thread."""
+
+    def __init__(self) -> None:
+        self._seats: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def issue(self, seat: int) -> str:
+        token = secrets.token_urlsafe(16)
+        with self._lock:
+            self._seats[token] = seat
+        return token
+
+    def seat(self, token: str) -> int | None:
+        with self._lock:
+            return self._seats.get(token)

@@ -1,9 +1,9 @@
 """The game at the table: the engine state, the referee's verdicts acted on, the event log written.
 
-`TableSession` is the one place where the game changes. Settled observations (from the camera and
-the sensor board) and actions from phones and seat buttons both come here, are checked by the same
+`LiveGame` is the one place where the game changes. Settled observations (from the camera and the
+sensor board) and actions from phones and seat buttons both come here, are checked by the same
 engine, and every accepted change is written to the event log before anyone hears of it. It is
-synchronous and single-threaded: the service calls it from its event loop.
+synchronous and single-threaded: only the thread of its `GameOwner` calls it.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from controller.game.access import Asker, Refused, Role, Why
+from controller.game.access import Asker, Refusal, Refused, Role
 from controller.game.store import Event, EventKind, EventLog, GameRecord, action_entry
 from controller.referee.deck import digital_draw
 from controller.referee.judge import Alternative, Referee, Verdict, VerdictKind
@@ -24,7 +24,7 @@ from rules.registry import game_info, new_game
 Listener = Callable[[Event], None]
 
 
-class TableSession:
+class LiveGame:
     """The open game: state, referee, table as it lies, pending question; writes the log."""
 
     def __init__(self, log: EventLog) -> None:
@@ -37,6 +37,7 @@ class TableSession:
         self.table: dict[str, Pieces] = {}
         self.verdict: Verdict | None = None  # the last verdict, while it stands
         self.last_move: frozenset[str] = frozenset()  # locations the last players' move changed
+        self.changes = 0  # counts every change anyone may see: the owner publishes on a new count
 
     # ---- games
     def resume(self) -> bool:
@@ -54,12 +55,12 @@ class TableSession:
         try:
             info = game_info(name)
         except KeyError as error:
-            raise Refused(str(error.args[0]), Why.REFUSED) from None
+            raise Refused(str(error.args[0]), Refusal.REFUSED) from None
         seed = random.randrange(1 << 31) if seed is None else seed
         try:
             state = new_game(name, dict(options), seed)
         except ValueError as error:
-            raise Refused(str(error), Why.REFUSED) from None
+            raise Refused(str(error), Refusal.REFUSED) from None
         game_id, event = self.log.start_game(info.name, dict(state.options), seed)
         record = self.log.game(game_id)
         assert record is not None
@@ -80,8 +81,10 @@ class TableSession:
         self.record = None
         self.state = None
         self.verdict = None
+        self.changes += 1
 
     def _load(self, record: GameRecord, state: State) -> None:
+        self.changes += 1
         self.record = record
         self.state = state
         self.info = game_info(record.game)
@@ -92,7 +95,7 @@ class TableSession:
 
     def _open(self) -> tuple[GameRecord, State]:
         if self.record is None or self.state is None:
-            raise Refused("no game is open: the host starts one", Why.NOT_NOW)
+            raise Refused("no game is open: the host starts one", Refusal.NOT_NOW)
         return self.record, self.state
 
     # ---- the table
@@ -122,6 +125,7 @@ class TableSession:
         if verdict.settles_table:
             self.table = as_laid(self.table, observation)
         self.verdict = None if verdict.kind is VerdictKind.IN_SYNC else verdict
+        self.changes += 1
         self._publish(events)
         self._draw_chance()
         self._ask_for_draws()
@@ -134,17 +138,17 @@ class TableSession:
         the seat whose turn it is."""
         record, state = self._open()
         if asker.role is Role.SPECTATOR:
-            raise Refused("a spectator cannot act: join a seat first", Why.NOT_ALLOWED)
+            raise Refused("a spectator cannot act: join a seat first", Refusal.NOT_ALLOWED)
         try:
             parsed = state.parse_action(action)
         except IllegalAction as error:
-            raise Refused(str(error), Why.REFUSED) from None
+            raise Refused(str(error), Refusal.REFUSED) from None
         seat = state.current_player
         if parsed.CHANCE_OUTCOME and asker.role is not Role.HOST:
-            raise Refused("only the host enters a physical draw", Why.NOT_ALLOWED)
+            raise Refused("only the host enters a physical draw", Refusal.NOT_ALLOWED)
         if asker.role is Role.SEAT and asker.seat != seat:
             raise Refused(
-                f"it is not seat {asker.seat}'s turn to act (seat {seat} is)", Why.NOT_ALLOWED
+                f"it is not seat {asker.seat}'s turn to act (seat {seat} is)", Refusal.NOT_ALLOWED
             )
         return self._commit(record, state, [parsed])
 
@@ -152,13 +156,13 @@ class TableSession:
         """The seat's pick for the referee's question (a choice, or an input nothing shows)."""
         verdict = self.verdict
         if verdict is None or verdict.kind not in (VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
-            raise Refused("there is no question to answer", Why.NOT_NOW)
+            raise Refused("there is no question to answer", Refusal.NOT_NOW)
         if asker.role is Role.SPECTATOR or (asker.role is Role.SEAT and asker.seat != verdict.seat):
             who = "the host" if verdict.seat is None else f"seat {verdict.seat}"
-            raise Refused(f"the question is for {who}", Why.NOT_ALLOWED)
+            raise Refused(f"the question is for {who}", Refusal.NOT_ALLOWED)
         if not 0 <= option < len(verdict.options):
             raise Refused(
-                f"option {option} is not one of 0..{len(verdict.options) - 1}", Why.REFUSED
+                f"option {option} is not one of 0..{len(verdict.options) - 1}", Refusal.REFUSED
             )
         record, state = self._open()
         return self._commit(record, state, list(verdict.options[option].actions))
@@ -182,7 +186,7 @@ class TableSession:
     def undo(self, asker: Asker, count: int = 1) -> list[Event]:
         """The host takes back the last `count` players' actions (and the draws after them)."""
         if asker.role is not Role.HOST:
-            raise Refused("only the host can undo (enter the table PIN)", Why.NOT_ALLOWED)
+            raise Refused("only the host can undo (enter the table PIN)", Refusal.NOT_ALLOWED)
         record, state = self._open()
         taken = 0
         undone = 0
@@ -194,7 +198,7 @@ class TableSession:
             if not action.CHANCE_OUTCOME:
                 taken += 1
         if not undone:
-            raise Refused("nothing to undo", Why.NOT_NOW)
+            raise Refused("nothing to undo", Refusal.NOT_NOW)
         events = self.log.append(record.id, [(None, EventKind.UNDO, {"count": undone})])
         if self.referee is not None:
             self.table = self.referee.table_of(state)
@@ -206,11 +210,12 @@ class TableSession:
     def accept_table(self, asker: Asker) -> None:
         """The host says the table as it lies now is right (after correcting it by hand)."""
         if asker.role is not Role.HOST:
-            raise Refused("only the host can correct the board", Why.NOT_ALLOWED)
+            raise Refused("only the host can correct the board", Refusal.NOT_ALLOWED)
         _, state = self._open()
         if self.referee is not None:
             self.table = self.referee.table_of(state)
         self.verdict = None
+        self.changes += 1
 
     # ---- helpers
     def _apply_all(self, state: State, actions: list[Action]) -> list[tuple[int | None, Action]]:
@@ -226,7 +231,7 @@ class TableSession:
         except IllegalAction as error:
             for _ in done:
                 state.undo()
-            raise Refused(str(error), Why.REFUSED) from None
+            raise Refused(str(error), Refusal.REFUSED) from None
         moved = any(not action.CHANCE_OUTCOME for _, action in done)
         if before is not None and self.referee is not None and moved:
             self.last_move = changed_locations(before, self.referee.table_of(state))
@@ -254,6 +259,7 @@ class TableSession:
         if not outcomes or all(a.VISIBILITY is Visibility.TABLE for a in outcomes):
             return  # the camera will see it (a card in the reveal slot)
         options = tuple(Alternative((a,), a.describe()) for a in outcomes)
+        self.changes += 1
         self.verdict = Verdict(
             VerdictKind.NEEDS_INPUT,
             "the host (a real draw): say which came up: " + "; ".join(o.text for o in options),
@@ -266,6 +272,7 @@ class TableSession:
             self.end(reason)
 
     def _publish(self, events: list[Event]) -> None:
+        self.changes += 1
         for event in events:
             for listener in list(self.listeners):
                 listener(event)

@@ -3,15 +3,20 @@
 Every accepted action and chance outcome, verdict, alert, take-back and instruction is one row with
 its time and seat. A row is written, and its transaction committed to disk, before anything acts
 on it, so a pulled plug loses nothing that was accepted and never applies a move twice: on start the
-open game is rebuilt by replaying its `action` and `undo` rows.
+open game is rebuilt by replaying its `action` and `undo` rows (`moves`: the one replay).
+
+One writer: `EventLog` is used by the thread that owns the live game, and its connection refuses
+any other thread. Readers on other threads (the API's workers) use a `LogReader`: a read-only
+connection of their own per thread, which WAL lets read beside the writer.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
@@ -102,33 +107,119 @@ class StoreError(RuntimeError):
     """The event log cannot be opened or read (a corrupt file, no space, no permission)."""
 
 
-class EventLog:
-    """The SQLite event log. Use from one thread (the service's event loop)."""
+class _Queries:
+    """What both the writer and the readers can ask of the log."""
+
+    def _db(self) -> sqlite3.Connection:
+        raise NotImplementedError
+
+    def open_game(self) -> GameRecord | None:
+        row = self._db().execute(
+            "SELECT * FROM games WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        return _record(row) if row else None
+
+    def game(self, game_id: int) -> GameRecord | None:
+        row = self._db().execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        return _record(row) if row else None
+
+    def games(self, finished: bool = True) -> list[GameRecord]:
+        where = "ended_at IS NOT NULL" if finished else "1"
+        rows = self._db().execute(f"SELECT * FROM games WHERE {where} ORDER BY id DESC").fetchall()
+        return [_record(r) for r in rows]
+
+    def events(self, game_id: int | None = None, after: int = 0, limit: int = 1000) -> list[Event]:
+        if game_id is None:
+            rows = self._db().execute(
+                "SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
+            ).fetchall()
+        else:
+            rows = self._db().execute(
+                "SELECT * FROM events WHERE game_id = ? AND id > ? ORDER BY id LIMIT ?",
+                (game_id, after, limit),
+            ).fetchall()
+        return [_event(r) for r in rows]
+
+    def last_id(self) -> int:
+        row = self._db().execute("SELECT MAX(id) FROM events").fetchone()
+        return int(row[0] or 0)
+
+    def replay(self, record: GameRecord) -> State:
+        """The game's state: its start, then every accepted action in the log, in order."""
+        return replay(record, self.events(record.id, limit=MAX_ROWS))
+
+    def record_json(self, game_id: int) -> dict[str, Any]:
+        """The JSON game record: the game, its options and seed, every action; `railtable rules
+        replay FILE` checks it action by action."""
+        record = self.game(game_id)
+        if record is None:
+            raise KeyError(f"no game {game_id}")
+        return {
+            "game": record.game,
+            "options": record.options,
+            "seed": record.seed,
+            "started_at": record.started_at,
+            "ended_at": record.ended_at,
+            "scores": record.scores,
+            "actions": [m.to_json() for m in moves(self.events(game_id, limit=MAX_ROWS))],
+        }
+
+
+MAX_ROWS = 1_000_000
+
+
+class EventLog(_Queries):
+    """The SQLite event log, written by one thread: the one that owns the live game."""
 
     def __init__(self, path: Path | str, clock: Any = time.time) -> None:
         self.path = str(path)
         self.clock = clock
+        self._conn: sqlite3.Connection | None = None
+        db = self._open()
+        if self.path == ":memory:":
+            self._conn = db  # a memory log lives in its one connection
+        else:
+            db.close()  # the owner's thread opens its own on first use
+
+    def _open(self) -> sqlite3.Connection:
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.executescript(SCHEMA)
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.executescript(SCHEMA)
         except sqlite3.DatabaseError as error:
             raise StoreError(f"event log {self.path}: {error}") from None
+        return db
+
+    def _db(self) -> sqlite3.Connection:
+        """The writer's connection, opened by the first thread that uses it and refused to any
+        other (sqlite3 raises ProgrammingError): the log has one writer."""
+        if self._conn is None:
+            self._conn = sqlite3.connect(self.path, isolation_level=None)
+            self._conn.execute("PRAGMA synchronous=FULL")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+        return self._conn
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        return self._db()
 
     def close(self) -> None:
-        self.db.close()
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self.db.execute("BEGIN IMMEDIATE")
+        db = self._db()
+        db.execute("BEGIN IMMEDIATE")
         try:
-            yield self.db
+            yield db
         except BaseException:
-            self.db.execute("ROLLBACK")
+            db.execute("ROLLBACK")
             raise
-        self.db.execute("COMMIT")
+        db.execute("COMMIT")
 
     # ---- games
     def start_game(self, game: str, options: dict[str, Any], seed: int) -> tuple[int, Event]:
@@ -155,21 +246,6 @@ class EventLog:
                 db, game_id, None, EventKind.END, {"scores": list(scores), "reason": reason}, now
             )
 
-    def open_game(self) -> GameRecord | None:
-        row = self.db.execute(
-            "SELECT * FROM games WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1"
-        ).fetchone()
-        return _record(row) if row else None
-
-    def game(self, game_id: int) -> GameRecord | None:
-        row = self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
-        return _record(row) if row else None
-
-    def games(self, finished: bool = True) -> list[GameRecord]:
-        where = "ended_at IS NOT NULL" if finished else "1"
-        rows = self.db.execute(f"SELECT * FROM games WHERE {where} ORDER BY id DESC").fetchall()
-        return [_record(r) for r in rows]
-
     # ---- events
     def append(
         self, game_id: int, entries: Sequence[tuple[int | None, EventKind, Any]]
@@ -180,22 +256,6 @@ class EventLog:
             return [
                 self._insert(db, game_id, seat, kind, data, now) for seat, kind, data in entries
             ]
-
-    def events(self, game_id: int | None = None, after: int = 0, limit: int = 1000) -> list[Event]:
-        if game_id is None:
-            rows = self.db.execute(
-                "SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
-            ).fetchall()
-        else:
-            rows = self.db.execute(
-                "SELECT * FROM events WHERE game_id = ? AND id > ? ORDER BY id LIMIT ?",
-                (game_id, after, limit),
-            ).fetchall()
-        return [_event(r) for r in rows]
-
-    def last_id(self) -> int:
-        row = self.db.execute("SELECT MAX(id) FROM events").fetchone()
-        return int(row[0] or 0)
 
     def _insert(
         self,
@@ -211,40 +271,6 @@ class EventLog:
             (game_id, at, seat, kind.value, json.dumps(data, sort_keys=True)),
         )
         return Event(int(cur.lastrowid or 0), game_id, at, seat, kind, data)
-
-    # ---- replay
-    def replay(self, record: GameRecord) -> State:
-        """The game's state: its start, then every action and undo in the log, in order."""
-        state = new_game(record.game, record.options, record.seed)
-        for event in self.events(record.id, limit=1_000_000):
-            if event.kind is EventKind.ACTION:
-                state.apply(event.data["action"])
-            elif event.kind is EventKind.UNDO:
-                for _ in range(int(event.data["count"])):
-                    state.undo()
-        return state
-
-    def record_json(self, game_id: int) -> dict[str, Any]:
-        """The JSON game record: the game, its options and seed, every action; `railtable rules
-        replay FILE` checks it action by action."""
-        record = self.game(game_id)
-        if record is None:
-            raise KeyError(f"no game {game_id}")
-        actions: list[dict[str, Any]] = []
-        for event in self.events(game_id, limit=1_000_000):
-            if event.kind is EventKind.ACTION:
-                actions.append({"seat": event.seat, "action": event.data["action"]})
-            elif event.kind is EventKind.UNDO:
-                del actions[len(actions) - int(event.data["count"]) :]
-        return {
-            "game": record.game,
-            "options": record.options,
-            "seed": record.seed,
-            "started_at": record.started_at,
-            "ended_at": record.ended_at,
-            "scores": record.scores,
-            "actions": actions,
-        }
 
 
 def action_entry(seat: int | None, action: Action) -> tuple[int | None, EventKind, Any]:
@@ -268,3 +294,48 @@ def _event(row: Sequence[Any]) -> Event:
     return Event(
         int(row[0]), int(row[1]), float(row[2]), seat, EventKind(row[4]), json.loads(row[5])
     )
+
+
+class LogReader(_Queries):
+    """Reads the log from any thread: a read-only connection per thread, beside the writer."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = str(path)
+        self._local = threading.local()
+
+    def _db(self) -> sqlite3.Connection:
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            uri = Path(self.path).resolve().as_uri() + "?mode=ro"
+            db = self._local.db = sqlite3.connect(uri, uri=True, isolation_level=None)
+        return db
+
+
+@dataclass(frozen=True)
+class Move:
+    """An accepted action as the log holds it, and the seat that took it (CHANCE for a draw)."""
+
+    seat: int | None
+    action: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "action": self.action}
+
+
+def moves(events: Iterable[Event]) -> list[Move]:
+    """The accepted actions of a game's rows, take-backs applied: the one reading of the log."""
+    out: list[Move] = []
+    for event in events:
+        if event.kind is EventKind.ACTION:
+            out.append(Move(event.seat, event.data["action"]))
+        elif event.kind is EventKind.UNDO:
+            del out[len(out) - int(event.data["count"]) :]
+    return out
+
+
+def replay(record: GameRecord, events: Iterable[Event]) -> State:
+    """A game's state from its record and its rows: the start, then every accepted action."""
+    state = new_game(record.game, record.options, record.seed)
+    for move in moves(events):
+        state.apply(move.action)
+    return state

@@ -1,15 +1,15 @@
-"""The table service: camera and sensor board in, the referee, the event log, the API, the LEDs.
+"""The table service: camera and sensor board in, the referee, the event log, the LEDs.
 
-One asyncio process. Blocking sources run in threads (the camera reader, the board link, the
-virtual board); the event loop fuses their latest readings, waits for the table to settle, hands
-a settled observation to the session, and acts on the verdict (LEDs under the squares concerned).
-With no hardware configured the simulated table stands in and bots play on it.
+Its tick runs on the thread of the game's owner (`GameOwner`), between the commands that phones,
+buttons and the host send: it reads the newest camera frame and board snapshot, fuses them, waits
+for the table to settle, hands a settled observation to the live game, and acts on the verdict
+(LEDs under the squares concerned). Blocking sources run on threads of their own (the camera
+reader, the board link, the virtual board) and only wake the owner. With no hardware configured
+the simulated table stands in and bots play on it.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -17,24 +17,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.game.access import Asker, Refused
-from controller.game.live import TableSession
-from controller.game.store import EventLog
+from controller.game.access import Asker, Refused, SeatTokens
+from controller.game.live import LiveGame
+from controller.game.owner import GameOwner
+from controller.game.store import EventLog, LogReader
 from controller.referee.judge import Verdict, VerdictKind
 from controller.referee.observe import Observation, fuse
-from controller.simulated.table import Bots, PhysicalTable
+from controller.simulated.bots import Bots
+from controller.simulated.camera import SimulatedCamera
+from controller.simulated.table import PhysicalTable
 from controller.table.gpio import GpioPins, TableIO
 from controller.table.systemd import notify, watchdog_interval
 from controller.table.vision_bridge import board_geometry, observation, stickers
 from firmware_bridge.link import BoardLink
 from firmware_bridge.messages import Color, Square
 from rules.core import Visibility
-from rules.physical import Catalogue, Layout, TableObservation
-from rules.registry import game_info
+from rules.physical import Layout, TableObservation
 from vision.lens import load_lens
 from vision.pipeline import VisionPipeline
 from vision.readings import Stability
-from vision.render import Conditions, Hand, TableRenderer, View
 from vision.sources import CameraSource, CameraThread, camera_address
 
 log = logging.getLogger("railtable")
@@ -84,42 +85,6 @@ class InputHealth:
         return {"state": self.state, "detail": self.detail, "since": self.since}
 
 
-class SimulatedCamera:
-    """Frames of the simulated table from the synthetic renderer; a hand crosses after a change."""
-
-    def __init__(self, table: PhysicalTable, layout: Layout, catalogue: Catalogue) -> None:
-        self.table = table
-        self.geometry = board_geometry(layout, catalogue)
-        self.renderer = TableRenderer(self.geometry, px_per_mm=1.5)
-        self.view = View.overhead(self.geometry, 1280, 720, fill=0.94)
-        self.conditions = Conditions(blur_sigma=0.6, noise_sigma=1.5)
-        self.index = 0
-        self._seen_version = -1
-        self._hand_frames = 0
-        self.unplugged_until = 0.0
-
-    def unplug(self, seconds: float) -> None:
-        """The fault knob: no frames for `seconds`, as a camera whose cable was pulled."""
-        self.unplugged_until = time.monotonic() + seconds
-
-    def frame(self) -> Any:
-        if time.monotonic() < self.unplugged_until:
-            return None
-        version = self.table.version
-        if version != self._seen_version:
-            self._seen_version = version
-            self._hand_frames = 2  # the hand that moved the piece leaves over two frames
-        hands: tuple[Hand, ...] = ()
-        if self._hand_frames > 0:
-            self._hand_frames -= 1
-            x = 200.0 + 300.0 * self._hand_frames
-            hands = (Hand(x, 700.0, 40.0, (x, 760.0)),)
-        self.index += 1
-        return self.renderer.render(
-            self.table.content(), self.view, self.conditions, hands, seed=self.index
-        )
-
-
 class RealCamera:
     """A camera (device index, file or stream URL) read on its own thread; reconnects itself."""
 
@@ -152,10 +117,15 @@ class TableService:
     def __init__(self, settings: ServiceSettings) -> None:
         self.settings = settings
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-        self.log = EventLog(settings.data_dir / "railtable.sqlite3")
-        self.session = TableSession(self.log)
+        path = settings.data_dir / "railtable.sqlite3"
+        self.log = EventLog(path)
+        self.reader = LogReader(path)
+        self.game = LiveGame(self.log)
+        self.owner = GameOwner(
+            self.game, tick=self._tick, tick_s=settings.tick_s, status=self.status
+        )
         self.pin = settings.pin or _stored_pin(settings.data_dir)
-        self.seat_tokens: dict[str, int] = {}
+        self.tokens = SeatTokens()
         self.camera_health = InputHealth()
         self.board_health = InputHealth()
         self.physical: PhysicalTable | None = None
@@ -169,8 +139,6 @@ class TableService:
         self._camera_lost = False
         self._last_image: Any = None  # the newest camera frame, for the host's camera view
         self.started_at = time.time()
-        self._woken = asyncio.Event()
-        self._loop: asyncio.AbstractEventLoop | None = None
         self._last: Observation | None = None
         self._stable = 0
         self._judged: Observation | None = None
@@ -180,36 +148,46 @@ class TableService:
         self._go_leds: set[Square] = set()
         self._next_bot = 0.0
         self._next_frame = 0.0
-        self._stopping = False
+        self._watchdog_s = watchdog_interval()
+        self._petted = 0.0
         self.on_stop: Any = None  # set by whoever serves the API: stop serving too
         self.io = TableIO(settings.gpio)
-        self.io.on_done = lambda seat: self._later(lambda: self.done(seat))
-        self.io.on_shutdown = lambda: self._later(self.shut_down)
 
     # ---- life cycle
-    def start(self) -> None:
-        """Resume the open game or start the default one; start the inputs."""
-        if not self.session.resume():
+    def start(self, thread: bool = True) -> None:
+        """Start the owner (on its own thread, unless a test drives `owner.pump()` itself); on
+        it, resume the open game or start the default one, and start the inputs."""
+        self.io.on_done = lambda seat: self._submit(lambda: self.done(seat))
+        self.io.on_shutdown = lambda: self._submit(self.shut_down)
+        if thread:
+            self.owner.start()
+            self.owner.call_sync(lambda _: self._open())
+        else:
+            self._open()
+
+    def _open(self) -> None:
+        if not self.game.resume():
             s = self.settings
-            self.session.start(s.game, {**s.options, "players": s.players}, s.seed)
+            self.game.start(s.game, {**s.options, "players": s.players}, s.seed)
         self._start_inputs()
+        notify("READY=1")
 
     def _start_inputs(self) -> None:
         """Camera, sensor board and (simulated) table for the open game's mat."""
-        info = self.session.info
+        info = self.game.info
         assert info is not None and info.layout is not None and info.catalogue is not None
-        state = self.session.state
+        state = self.game.state
         assert state is not None
         layout, catalogue = info.layout(state.options), info.catalogue()
         self._layout = layout
         simulated = SIMULATED in (self.settings.board, self.settings.camera)
         if simulated:
             self.physical = PhysicalTable(layout, catalogue)
-            self.physical.lay(self.session.table)
+            self.physical.lay(self.game.table)
         if simulated and self.settings.bots:
             assert self.physical is not None
             self.bots = Bots(
-                self.session,
+                self.game,
                 self.physical,
                 seed=state.seed,
                 mistake_rate=self.settings.mistake_rate,
@@ -257,7 +235,7 @@ class TableService:
 
     def _follow_game(self) -> None:
         """A game on another mat was started (from a phone): the inputs follow it."""
-        info, state = self.session.info, self.session.state
+        info, state = self.game.info, self.game.state
         if info is None or info.layout is None or state is None:
             return
         if info.layout(state.options) != self._layout:
@@ -289,17 +267,11 @@ class TableService:
         self._start_link(str(board.path))
 
     def _start_link(self, url: str) -> None:
-        self.link = BoardLink(url, on_event=lambda _: self.wake_from_thread()).start()
-
-    def _later(self, call: Any) -> None:
-        """Run `call` on the event loop (from a gpiozero or link thread)."""
-        loop = self._loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(call)
+        self.link = BoardLink(url, on_event=lambda _: self.owner.wake()).start()
 
     def done(self, seat: int) -> None:
         """A seat's "done" button: the one unseen action that ends its phase, if there is one."""
-        state = self.session.state
+        state = self.game.state
         if state is None or state.current_player != seat:
             return
         ending = [
@@ -309,27 +281,37 @@ class TableService:
         ]
         if len(ending) == 1:
             try:
-                self.session.act(Asker.at(seat), ending[0].to_json())
+                self.game.act(Asker.at(seat), ending[0].to_json())
             except Refused as error:
                 log.info("done button of seat %s: %s", seat, error)
-        self.wake()
+        self.owner.wake()
 
     def shut_down(self) -> None:
         """The shutdown button held: stop the service cleanly (systemd may power off after)."""
         log.warning("shutdown button held: stopping")
-        self._stopping = True
         if self.on_stop is not None:
             self.on_stop()
-        self.wake()
 
-    def wake_from_thread(self) -> None:
-        """A board event on the link's thread: wake the loop at once (the board debounced it)."""
-        loop = self._loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._woken.set)
+    def _submit(self, call: Any) -> None:
+        """Hand `call` to the owner's thread (from a gpiozero thread)."""
+        self.owner.submit(lambda _: call())
+
+    def _tick(self) -> None:
+        self.tick()
 
     def stop(self) -> None:
-        self._stopping = True
+        """Stop the owner, let go of the inputs and close the log (on the owner's thread)."""
+        if self.owner.thread_ident is not None and not self.owner.on_owner_thread:
+            try:
+                self.owner.call_sync(lambda _: self._close(), timeout=15)
+            except Exception:  # an owner already stopped: close from here
+                log.exception("closing on the owner's thread failed")
+            self.owner.stop()
+        else:
+            self._close()
+            self.owner.stop()
+
+    def _close(self) -> None:
         self.io.close()
         if self.link is not None:
             self.link.stop()
@@ -340,35 +322,21 @@ class TableService:
         self.log.close()
 
     def wake(self) -> None:
-        """Something changed through the API: look at the table again soon."""
-        self._woken.set()
+        """Something changed: look at the table again soon."""
+        self.owner.wake()
 
-    # ---- the loop
-    async def run(self) -> None:
-        """Tick until stopped: read the inputs, judge a settled table, let the bots play."""
-        self._loop = asyncio.get_running_loop()
-        notify("READY=1")
-        every = watchdog_interval()
-        petted = 0.0
-        while not self._stopping:
-            if every is not None and time.monotonic() - petted >= every:
-                notify("WATCHDOG=1")  # a hung loop stops this, and systemd restarts us
-                petted = time.monotonic()
-            try:
-                await self.step()
-            except Exception:  # one bad tick must not end the table's evening
-                log.exception("tick failed")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._woken.wait(), self.settings.tick_s)
-            self._woken.clear()
-
-    async def step(self) -> Verdict | None:
-        """One tick; returns the verdict if the table was judged."""
-        self._follow_game()
+    def tick(self) -> Verdict | None:
+        """One tick on the owner's thread; returns the verdict if the table was judged."""
         now = time.monotonic()
+        if self._watchdog_s is not None and now - self._petted >= self._watchdog_s:
+            notify("WATCHDOG=1")  # a hung owner stops this, and systemd restarts us
+            self._petted = now
+        if self.game.state is None:
+            return None
+        self._follow_game()
         if self.camera is not None and self.pipeline is not None and now >= self._next_frame:
             self._next_frame = now + self.settings.camera_period_s
-            await asyncio.to_thread(self._camera_step)
+            self._camera_step()
         observed = self.observe()
         self._show_destinations(observed)
         if observed != self._last:
@@ -380,10 +348,10 @@ class TableService:
             self._stable >= self.settings.settle_ticks
             and self.camera_still
             and observed != self._judged
-            and self.session.state is not None
+            and self.game.state is not None
         ):
             self._judged = observed
-            verdict = self.session.observe(observed)
+            verdict = self.game.observe(observed)
             self._show(verdict)
         if self.bots is not None and now >= self._next_bot and self._settled():
             self._next_bot = now + self.settings.bot_period_s
@@ -425,13 +393,13 @@ class TableService:
         )
         self.camera_still = report.stability is Stability.SETTLED and report.settled is None
         if report.settled is not None:
-            info = self.session.info
+            info = self.game.info
             assert info is not None and info.catalogue is not None
             self.camera_table = observation(report.settled, info.catalogue())
 
     def observe(self) -> Observation:
         """The table now, from the latest camera view and board snapshot."""
-        info, state = self.session.info, self.session.state
+        info, state = self.game.info, self.game.state
         assert info is not None and info.layout is not None and info.catalogue is not None
         layout = info.layout(state.options if state is not None else {})
         occupied = None
@@ -446,13 +414,13 @@ class TableService:
     def _show(self, verdict: Verdict | None) -> None:
         """LEDs under the squares in error (red) and with something left to do (amber); the
         seat to act lit; a buzz on an alert."""
-        state = self.session.state
+        state = self.game.state
         self.io.show_turn(state.current_player if state is not None else None)
         if verdict is not None and verdict.kind is VerdictKind.ALERT:
             self.io.alert()
         if self.link is None or verdict is None:
             return
-        info, state = self.session.info, self.session.state
+        info, state = self.game.info, self.game.state
         if info is None or info.layout is None or state is None:
             return
         sensors = {loc.name: loc.sensor for loc in info.layout(state.options).locations}
@@ -472,12 +440,12 @@ class TableService:
 
     def _show_destinations(self, observed: Observation) -> None:
         """While a magnetic piece is lifted off its square, light where the rules let it go."""
-        referee, state, info = self.session.referee, self.session.state, self.session.info
+        referee, state, info = self.game.referee, self.game.state, self.game.info
         if self.link is None or referee is None or state is None or info is None:
             return
         lifted = sorted(
             name
-            for name, pieces in self.session.table.items()
+            for name, pieces in self.game.table.items()
             if any(referee.is_magnetic(p.piece) for p in pieces)
             and observed.view(name).seen.value in ("magnet", "exact")
             and not referee.fits(observed.view(name), pieces)
@@ -522,27 +490,15 @@ class TableService:
 
     # ---- status
     def status(self) -> dict[str, Any]:
-        record, state, verdict = self.session.record, self.session.state, self.session.verdict
+        """The table's health (the owner publishes it after each round; the game's part comes
+        from the game's snapshot)."""
         mode = self._last.mode.value if self._last is not None else "starting"
         return {
-            "game": None
-            if record is None
-            else {
-                "id": record.id,
-                "name": record.game,
-                "title": game_info(record.game).title,
-                "players": record.options.get("players"),
-                "current_player": state.current_player if state else None,
-                "scores": state.scores() if state else None,
-            },
             "mode": mode,
             "simulated": self.physical is not None,
             "camera": self.camera_health.to_json(),
             "board": self.board_health.to_json(),
-            "verdict": None
-            if verdict is None
-            else {"kind": verdict.kind.value, "text": verdict.text},
-            "bots": None if self.bots is None else vars(self.bots.stats),
+            "bots": None if self.bots is None else vars(self.bots.stats).copy(),
             "gpio": self.io.health(),
             "uptime_s": round(time.time() - self.started_at, 1),
         }

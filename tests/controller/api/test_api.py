@@ -3,33 +3,30 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from controller.api.app import create_app
-from controller.game.live import TableSession
-from controller.game.store import EventLog
+from controller.game.access import SeatTokens
+from controller.game.live import LiveGame
+from controller.game.owner import GameOwner
+from controller.game.store import EventLog, LogReader
 
 PIN = "4321"
 HOST = {"X-Table-Pin": PIN}
 
 
 class Control:
-    """The service as the API sees it, without inputs."""
+    """The table as the API sees it, without inputs: the live game on its owner's thread."""
 
     def __init__(self, path: Path) -> None:
-        self.session = TableSession(EventLog(path))
+        self.owner = GameOwner(LiveGame(EventLog(path))).start()
+        self.reader = LogReader(path)
         self.pin = PIN
-        self.seat_tokens: dict[str, int] = {}
-
-    def status(self) -> dict[str, Any]:
-        return {"game": None if self.session.record is None else self.session.record.game}
-
-    def wake(self) -> None:
-        pass
+        self.tokens = SeatTokens()
 
     def recalibrate(self) -> bool:
         return False
@@ -39,10 +36,11 @@ class Control:
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> TestClient:
+def client(tmp_path: Path) -> Iterator[TestClient]:
     control = Control(tmp_path / "log.sqlite3")
     app = create_app(control)
-    return TestClient(app)
+    yield TestClient(app)
+    control.owner.stop()
 
 
 def _start(client: TestClient) -> None:
@@ -68,7 +66,7 @@ def test_only_the_host_starts_a_game_and_a_wrong_pin_is_refused(client: TestClie
     r = client.post("/api/games", json={"game": "chess"}, headers=HOST)
     assert r.status_code == 422 and "unknown game 'chess'" in r.json()["detail"]
     _start(client)
-    assert client.get("/api/status").json()["game"] == "offtherails"
+    assert client.get("/api/status").json()["game"]["name"] == "offtherails"
 
 
 def test_seats_act_for_themselves_only_and_spectators_not_at_all(client: TestClient) -> None:
@@ -315,12 +313,18 @@ def test_the_referees_question_reaches_its_seat_and_the_host_only(tmp_path: Path
         Alternative((PlaceCart(cart, "F12"),), f"place_cart(cart={cart}, square=F12)")
         for cart in ("red-white", "red-black")
     )
-    control.session.verdict = Verdict(
+    question = Verdict(
         VerdictKind.CHOICE,
         "seat 0: the table fits 2 moves; which one was it? " + " | ".join(o.text for o in options),
         options=options,
         seat=0,
     )
+
+    def ask(game: LiveGame) -> None:  # as the referee does, on the owner's thread
+        game.verdict = question
+        game.changes += 1
+
+    control.owner.call_sync(ask)
     mine = client.get("/api/verdict", headers=seat0).json()
     assert [o["words"] for o in mine["options"]] == [
         "place the red-white minecart on F12",

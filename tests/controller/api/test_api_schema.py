@@ -12,22 +12,21 @@ from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import allow_header_conformance
 
 from controller.api.app import create_app
-from controller.game.live import TableSession
-from controller.game.store import EventLog
+from controller.game.access import SeatTokens
+from controller.game.live import LiveGame
+from controller.game.owner import GameOwner
+from controller.game.store import EventLog, LogReader
 
 
 class Control:
     def __init__(self) -> None:
-        self.session = TableSession(EventLog(Path(tempfile.mkdtemp()) / "log.sqlite3"))
-        self.session.start("offtherails", {"players": 2}, seed=1)
+        path = Path(tempfile.mkdtemp()) / "log.sqlite3"
+        self.owner = GameOwner(LiveGame(EventLog(path))).start()
+        self.owner.call_sync(lambda game: game.start("offtherails", {"players": 2}, seed=1))
+        self.reader = LogReader(path)
         self.pin = "1234"
-        self.seat_tokens: dict[str, int] = {"seat0": 0}
-
-    def status(self) -> dict[str, Any]:
-        return {"game": None}
-
-    def wake(self) -> None:
-        pass
+        self.tokens = SeatTokens()
+        self.tokens.issue(0)
 
     def recalibrate(self) -> bool:
         return False

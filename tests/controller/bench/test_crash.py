@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from controller.bench.crash import run
-from controller.game.live import TableSession
+from controller.game.live import LiveGame
 from controller.game.store import EventKind, EventLog, action_entry
 from rules.core import CHANCE
 
@@ -19,14 +19,14 @@ def test_kills_at_random_points_lose_nothing(tmp_path: Path) -> None:
 
 def test_a_plug_pulled_between_a_move_and_its_draws_is_drawn_on_restart(tmp_path: Path) -> None:
     log = EventLog(tmp_path / "log.sqlite3")
-    session = TableSession(log)
+    session = LiveGame(log)
     session.start("offtherails", {"players": 2}, seed=1)
     state = session.state
     assert state is not None and session.record is not None
     state.apply({"type": "choose_side", "side": "north"})  # as if killed before the draws
     log.append(session.record.id, [action_entry(0, state.history[-1])])
     assert state.current_player == CHANCE
-    again = TableSession(EventLog(tmp_path / "log.sqlite3"))
+    again = LiveGame(EventLog(tmp_path / "log.sqlite3"))
     assert again.resume()
     assert again.state is not None and again.state.current_player != CHANCE
     draws = [e for e in again.log.events(session.record.id) if e.kind is EventKind.ACTION]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from controller.game.access import Asker, Refused
-from controller.game.live import TableSession
+from controller.game.live import LiveGame
 from controller.game.store import EventKind, EventLog, StoreError
 from controller.referee.judge import VerdictKind
 from controller.referee.observe import Observation
@@ -18,11 +18,11 @@ from rules.physical import TableObservation
 from rules.playout import Policy, choose
 
 
-def _session(tmp_path: Path) -> TableSession:
-    return TableSession(EventLog(tmp_path / "log.sqlite3"))
+def _session(tmp_path: Path) -> LiveGame:
+    return LiveGame(EventLog(tmp_path / "log.sqlite3"))
 
 
-def _seen(session: TableSession, table: dict[str, tuple]) -> Observation:  # type: ignore[type-arg]
+def _seen(session: LiveGame, table: dict[str, tuple]) -> Observation:  # type: ignore[type-arg]
     assert session.info is not None and session.info.layout is not None
     names = [loc.name for loc in session.info.layout(session.state.options).locations]  # type: ignore[union-attr]
     return Observation.exact(TableObservation.of(table), names)
@@ -39,7 +39,7 @@ def test_a_game_replays_exactly_from_the_log(tmp_path: Path) -> None:
         assert seat is not None and seat != CHANCE
         session.act(Asker.at(seat), choose(state, rng, Policy.BOT).to_json())
     live = session.state.to_json() if session.state else None
-    again = TableSession(EventLog(tmp_path / "log.sqlite3"))
+    again = LiveGame(EventLog(tmp_path / "log.sqlite3"))
     assert again.resume() == (live is not None)
     if live is not None:
         assert again.state is not None and again.state.to_json() == live
@@ -91,7 +91,7 @@ def test_undo_takes_back_the_players_action_and_replays(tmp_path: Path) -> None:
     session.act(Asker.at(0), {"type": "place_tile", "square": "F11", "exits": "NS"})
     session.undo(Asker.host())
     assert session.state.to_json() == before  # type: ignore[union-attr]
-    again = TableSession(EventLog(tmp_path / "log.sqlite3"))
+    again = LiveGame(EventLog(tmp_path / "log.sqlite3"))
     assert again.resume() and again.state.to_json() == before  # type: ignore[union-attr]
 
 

@@ -15,11 +15,12 @@ async def _play(service: TableService, seconds: float, moves: int, applied: int 
     and the referee applied `applied` moves it saw on the table (or `seconds` passed)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        await service.step()
+        service.owner.pump()
+        service.tick()
         await asyncio.sleep(service.settings.tick_s)
         bots = service.bots
         if bots is not None and bots.stats.played >= moves and bots.stats.mistakes_alerted:
-            record = service.session.record
+            record = service.game.record
             seen = 0
             if applied and record is not None:
                 seen = sum(
@@ -42,14 +43,14 @@ def test_bots_play_on_the_simulated_table_and_the_referee_follows(tmp_path: Path
         mistake_rate=0.25,
     )
     service = TableService(settings)
-    service.start()
+    service.start(thread=False)
     try:
         asyncio.run(_play(service, 60.0, 6, applied=3))
         bots = service.bots
         assert bots is not None
         assert service.camera_health.state == "calibrated"
         assert service.board_health.state == "connected"
-        record = service.session.record
+        record = service.game.record
         assert record is not None
         events = service.log.events(record.id, limit=100_000)
         verdicts = [e.data["kind"] for e in events if e.kind is EventKind.VERDICT]
@@ -62,7 +63,7 @@ def test_bots_play_on_the_simulated_table_and_the_referee_follows(tmp_path: Path
             and e.data["kind"] == "applied"
             and any(a.get("type") == "wrong" for a in e.data["actions"])
         ]
-        live = service.session.state
+        live = service.game.state
         assert live is not None
         assert service.log.replay(record).to_json() == live.to_json()  # the log is the state
     finally:
@@ -72,7 +73,8 @@ def test_bots_play_on_the_simulated_table_and_the_referee_follows(tmp_path: Path
 async def _until(service: TableService, check: object, seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        await service.step()
+        service.owner.pump()
+        service.tick()
         if check():  # type: ignore[operator]
             return True
         await asyncio.sleep(service.settings.tick_s)
@@ -83,7 +85,7 @@ def test_pulled_cables_degrade_and_recover_without_a_restart(tmp_path: Path) -> 
     settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=2, bots=False,
                                camera_period_s=0.1)  # fmt: skip
     service = TableService(settings)
-    service.start()
+    service.start(thread=False)
 
     async def scenario() -> None:
         status = service.status
@@ -116,18 +118,16 @@ def test_a_seat_button_ends_its_action_phase(tmp_path: Path) -> None:
     service = TableService(settings)
     factory = MockFactory()
     service.io = TableIO(GpioPins(seat_buttons=(5, 6), seat_leds=(17, 27)), factory)
-    service.start()
-    service.session.act(Asker.at(0), {"type": "choose_side", "side": "north"})
+    service.start(thread=False)
+    service.game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
 
     async def press() -> None:
-        service._loop = asyncio.get_running_loop()
-        service.io.on_done = lambda seat: service._later(lambda: service.done(seat))
         factory.pin(5).drive_low()
-        await _until(service, lambda: service.session.state.history[-1].TYPE != "choose_side", 5)  # type: ignore[union-attr]
+        await _until(service, lambda: service.game.state.history[-1].TYPE != "choose_side", 5)  # type: ignore[union-attr]
 
     try:
         asyncio.run(press())
-        state = service.session.state
+        state = service.game.state
         assert state is not None
         assert any(a.TYPE == "end_actions" for a in state.history)
     finally:
@@ -143,13 +143,14 @@ def test_a_whole_game_on_the_simulated_table(tmp_path: Path) -> None:
                                bot_period_s=0.05, camera_period_s=0.03, tick_s=0.02,
                                mistake_rate=0.1)  # fmt: skip
     service = TableService(settings)
-    service.start()
-    record_id = service.session.record.id if service.session.record else 0
+    service.start(thread=False)
+    record_id = service.game.record.id if service.game.record else 0
 
     async def play() -> None:
         deadline = time.monotonic() + 150
-        while service.session.record is not None and time.monotonic() < deadline:
-            await service.step()
+        while service.game.record is not None and time.monotonic() < deadline:
+            service.owner.pump()
+            service.tick()
             await asyncio.sleep(0.01)
 
     try:
@@ -190,7 +191,7 @@ def test_a_real_camera_source_feeds_the_referee(tmp_path: Path) -> None:
     settings = ServiceSettings(data_dir=tmp_path / "data", pin="1234", players=2, seed=1,
                                camera=str(video), board="none", camera_period_s=0.02)  # fmt: skip
     service = TableService(settings)
-    service.start()
+    service.start(thread=False)
 
     async def look() -> bool:
         return await _until(service, lambda: service.status()["mode"] == "camera_only", 20)
@@ -211,12 +212,12 @@ def test_lifting_a_minecart_lights_where_it_may_go(tmp_path: Path) -> None:
     settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=1, bots=False,
                                camera="none", board="none")  # fmt: skip
     service = TableService(settings)
-    service.start()
+    service.start(thread=False)
     from controller.game.access import Asker
 
-    service.session.act(Asker.at(0), {"type": "choose_side", "side": "north"})
-    assert service.session.state is not None and service.session.referee is not None
-    data = service.session.state.to_json()
+    service.game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
+    assert service.game.state is not None and service.game.referee is not None
+    data = service.game.state.to_json()
     straight = {"tile": {"exits": "NS", "shape": "straight", "kind": "straight_t"}}
     for square in ("F11", "F10", "F9"):
         set_path(data, f"board.{square}", straight)
@@ -228,8 +229,8 @@ def test_lifting_a_minecart_lights_where_it_may_go(tmp_path: Path) -> None:
     }.items():
         set_path(data, path, value)  # fmt: skip
     state = state_from_json(data)
-    service.session.state = state
-    service.session.table = service.session.referee.table_of(state)
+    service.game.state = state
+    service.game.table = service.game.referee.table_of(state)
     asked: list[dict[Square, object]] = []
 
     class Link:
@@ -242,7 +243,7 @@ def test_lifting_a_minecart_lights_where_it_may_go(tmp_path: Path) -> None:
     try:
         service._show_destinations(Observation(mode, views))
         assert asked, "no LEDs were asked for"
-        layout = service.session.info.layout(state.options)  # type: ignore[union-attr,misc]
+        layout = service.game.info.layout(state.options)  # type: ignore[union-attr,misc]
         sensor = layout.location("F9").sensor
         assert sensor is not None and Square(*sensor) in asked[-1]
     finally:
@@ -254,10 +255,10 @@ def test_a_game_on_another_mat_moves_the_simulated_table_along(tmp_path: Path) -
     settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=4,
                                bot_period_s=0.1, camera_period_s=0.03)  # fmt: skip
     service = TableService(settings)
-    service.start()
+    service.start(thread=False)
 
     async def switch() -> bool:
-        service.session.start("minewagons", {"players": 2}, seed=3)
+        service.game.start("minewagons", {"players": 2}, seed=3)
         return await _until(
             service,
             lambda: (

@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from subprocess import Popen
+from typing import Any
 
 import httpx
 import pytest
@@ -145,10 +146,16 @@ def test_a_player_joins_by_the_seat_link_and_answers(quiet_table: str, browser: 
         " || !document.querySelector('#mine').textContent.includes('choose the')"
     )
     page.screenshot(path=str(ARTIFACTS / "phone-seat.png"))
-    events = httpx.get(quiet_table + "/api/events?after=0").json()
-    chosen = [
-        e for e in events if e["kind"] == "action" and e["data"]["action"]["type"] == "choose_side"
-    ]
+    chosen: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 10
+    while not chosen and time.monotonic() < deadline:  # the tap's POST may still be on its way
+        events = httpx.get(quiet_table + "/api/events?after=0").json()
+        chosen = [
+            e
+            for e in events
+            if e["kind"] == "action" and e["data"]["action"]["type"] == "choose_side"
+        ]
+        time.sleep(0.1)
     assert chosen and chosen[0]["seat"] == 0 and chosen[0]["data"]["action"]["side"] == "north"
 
 

@@ -1,0 +1,56 @@
+"""Routes of games already played: the finished games and their replays, move by move."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query
+from fastapi import Path as FastPath
+from starlette.concurrency import run_in_threadpool
+
+from controller.api.deps import TableDep
+from controller.api.models import MAX_ID
+from controller.game.replay import Replays, StepBeyond
+from controller.game.store import MAX_ROWS
+from rules.registry import GAMES, game_info
+
+router = APIRouter()
+REPLAYS = Replays()
+
+
+@router.get("/api/games", summary="Finished games with their final scores")
+async def finished(table: TableDep) -> list[dict[str, Any]]:
+    games = await run_in_threadpool(table.reader.games, True)
+    return [
+        {
+            "id": g.id,
+            "game": g.game,
+            "title": game_info(g.game).title if g.game in GAMES else g.game,
+            "players": g.options.get("players"),
+            "started_at": g.started_at,
+            "ended_at": g.ended_at,
+            "scores": g.scores,
+        }
+        for g in games
+    ]
+
+
+@router.get(
+    "/api/games/{game_id}/replay",
+    summary="A game's table after its `step`th players' move (0: the start), as all may see",
+)
+async def replay(
+    game_id: Annotated[int, FastPath(ge=1, le=MAX_ID)],
+    table: TableDep,
+    step: Annotated[int, Query(ge=0, le=100_000)] = 0,
+) -> dict[str, Any]:
+    def show() -> dict[str, Any]:
+        record = table.reader.game(game_id)
+        if record is None or record.game not in GAMES:
+            raise HTTPException(404, f"no game {game_id}")
+        try:
+            return REPLAYS.step(record, table.reader.events(game_id, limit=MAX_ROWS), step)
+        except StepBeyond as error:
+            raise HTTPException(404, str(error)) from None
+
+    return await run_in_threadpool(show)

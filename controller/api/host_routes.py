@@ -1,0 +1,106 @@
+"""The host's routes (the table PIN): start and end games, undo, correct the board, seats."""
+
+from __future__ import annotations
+
+import io
+from typing import Annotated, Any
+
+import segno
+from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import Path as FastPath
+from starlette.concurrency import run_in_threadpool
+
+from controller.api.deps import Host, TableDep
+from controller.api.models import MAX_ID, SeatToken, StartRequest, UndoRequest
+
+router = APIRouter()
+
+
+@router.post("/api/games", summary="Start a game (host)")
+async def start(request: StartRequest, table: TableDep, who: Host) -> dict[str, Any]:
+    def begin(game: Any) -> int | None:
+        game.start(request.game, request.options, request.seed)
+        return game.record.id if game.record is not None else None
+
+    game_id = await table.owner.call(begin)
+    table.owner.wake()
+    return {"game_id": game_id}
+
+
+@router.post("/api/games/current/end", summary="End the open game (host)")
+async def end(table: TableDep, who: Host) -> dict[str, Any]:
+    await table.owner.call(lambda game: game.end())
+    return {"ended": True}
+
+
+@router.post("/api/undo", summary="Take back the last players' actions (host)")
+async def undo(request: UndoRequest, table: TableDep, who: Host) -> list[dict[str, Any]]:
+    done = await table.owner.call(lambda game: game.undo(who, request.count))
+    table.owner.wake()
+    return [e.to_json() for e in done]
+
+
+@router.post("/api/table/accept", summary="The table as it lies now is right (host)")
+async def accept(table: TableDep, who: Host) -> dict[str, Any]:
+    await table.owner.call(lambda game: game.accept_table(who))
+    table.owner.wake()
+    return {"accepted": True}
+
+
+@router.post("/api/seats/{seat}/token", summary="A token for a seat's phone (host)")
+async def seat_token(
+    seat: Annotated[int, FastPath(ge=0, le=15)], table: TableDep, who: Host
+) -> SeatToken:
+    snap = table.owner.snapshot
+    if snap.game_id is None:
+        raise HTTPException(409, "no game is open")
+    if not 0 <= seat < snap.players:
+        raise HTTPException(422, f"seat {seat} is not one of 0..{snap.players - 1}")
+    return SeatToken(seat=seat, token=table.tokens.issue(seat))
+
+
+@router.get("/api/seats/{seat}/qr", summary="A QR code that joins a phone to a seat (host)")
+async def seat_qr(
+    seat: Annotated[int, FastPath(ge=0, le=15)], request: Request, table: TableDep, who: Host
+) -> Response:
+    token = (await seat_token(seat, table, who)).token
+    link = str(request.base_url).rstrip("/") + f"/?seat={token}"
+
+    def draw() -> bytes:
+        picture = io.BytesIO()
+        segno.make(link, error="m").save(picture, kind="svg", scale=6, xmldecl=False)
+        return picture.getvalue()
+
+    return Response(await run_in_threadpool(draw), media_type="image/svg+xml")
+
+
+@router.get(
+    "/api/camera.jpg",
+    summary="The camera's view, annotated with what it read (host)",
+    response_class=Response,
+)
+async def camera(table: TableDep, who: Host) -> Response:
+    picture = await table.owner.call(lambda _: table.camera_jpeg())
+    if picture is None:
+        raise HTTPException(404, "no camera picture yet (no camera, or not one frame read)")
+    return Response(picture, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@router.post("/api/camera/calibrate", summary="Find the mat's corner markers afresh (host)")
+async def calibrate(table: TableDep, who: Host) -> dict[str, Any]:
+    if not await table.owner.call(lambda _: table.recalibrate()):
+        raise HTTPException(409, "no camera to calibrate (none configured, or not started)")
+    table.owner.wake()
+    return {"calibrating": True}
+
+
+@router.get(
+    "/api/games/{game_id}/record", summary="The JSON game record (host: it holds the seed)"
+)
+async def record(
+    game_id: Annotated[int, FastPath(ge=1, le=MAX_ID)], table: TableDep, who: Host
+) -> dict[str, Any]:
+    try:
+        return await run_in_threadpool(table.reader.record_json, game_id)
+    except KeyError:
+        raise HTTPException(404, f"no game {game_id}") from None

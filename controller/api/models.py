@@ -1,0 +1,63 @@
+"""The API's request and response bodies, and the problems it answers with."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from controller.game.access import Refusal
+
+MAX_ID = 2**62  # row ids and game ids fit SQLite's integers with room to spare
+
+STATUS = {Refusal.NOT_ALLOWED: 403, Refusal.NOT_NOW: 409, Refusal.REFUSED: 422}
+"""The HTTP status for each kind of refusal: the game says why, the API says it in HTTP."""
+
+
+class ActionRequest(BaseModel):
+    """An action no sensor sees, in the game's JSON form (docs/scenarios.md lists them)."""
+
+    action: dict[str, Any]
+
+
+class AnswerRequest(BaseModel):
+    """The seat's pick for the referee's question: the option's number, from 0."""
+
+    option: int = Field(ge=0)
+
+
+class StartRequest(BaseModel):
+    """A new game: its name, options (players among them) and, for a replayable test, a seed."""
+
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: int | None = Field(default=None, ge=0)
+
+
+class UndoRequest(BaseModel):
+    """How many players' actions to take back."""
+
+    count: int = Field(default=1, ge=1, le=50)
+
+
+class Problem(BaseModel):
+    """What was wrong with a request, in one line."""
+
+    detail: str
+
+
+class SeatToken(BaseModel):
+    """A seat's token: the phone that holds it acts for that seat."""
+
+    seat: int
+    token: str
+
+
+PROBLEMS: dict[int | str, dict[str, Any]] = {
+    400: {"model": Problem, "description": "a body that is not JSON at all"},
+    403: {"model": Problem, "description": "not allowed for who is asking"},
+    404: {"model": Problem, "description": "no such thing (no game open)"},
+    409: {"model": Problem, "description": "not now (no question to answer, nothing to undo)"},
+    422: {"model": Problem, "description": "malformed, or refused by the rules"},
+    429: {"model": Problem, "description": "too many wrong PINs: wait"},
+}

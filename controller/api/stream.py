@@ -1,0 +1,102 @@
+"""The live stream (server-sent events): each log row as the asker may see it, id = row id, and
+after each round the asker's whole view (`snapshot`: state, table, verdict, choices), so a phone
+draws from the stream without asking again. A phone that reconnects with `Last-Event-ID` (or
+`?after=`) gets the rows it missed first, read off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from controller.api.deps import TableDep, Who
+from controller.api.game_routes import rendered_rows
+from controller.api.models import MAX_ID
+from controller.game.access import Asker
+from controller.game.owner import Subscriber
+from controller.game.privacy import audience
+from controller.game.snapshot import GameSnapshot
+
+router = APIRouter()
+CATCH_UP_ROWS = 500  # rows sent on one connection's catch-up; a phone further behind reconnects
+KEEP_ALIVE_S = 15.0
+
+
+@router.get(
+    "/api/stream",
+    summary="Server-sent events: every log row as it is written (id = row id), then the view",
+    response_class=StreamingResponse,
+)
+async def stream(
+    table: TableDep,
+    who: Who,
+    last_event_id: Annotated[int | None, Header(ge=0, le=MAX_ID)] = None,
+    after: Annotated[int | None, Query(ge=0, le=MAX_ID)] = None,
+) -> StreamingResponse:
+    start = last_event_id if last_event_id is not None else after
+    return StreamingResponse(
+        _events(table, who, start),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+async def _events(table: TableDep, who: Asker, after: int | None) -> AsyncIterator[bytes]:
+    owner = table.owner
+    subscriber = Subscriber(asyncio.get_running_loop())
+    snap = owner.subscribe(subscriber)
+    try:
+        sent = snap.row if after is None else after
+        if sent < snap.row:
+            rows = await run_in_threadpool(rendered_rows, table, who, None, sent, CATCH_UP_ROWS)
+            for row in rows:
+                if row["id"] > snap.row:
+                    break
+                yield _line(row["id"], row["kind"], row)
+                sent = row["id"]
+            if sent < snap.row:
+                yield b"retry: 100\n\n"
+                return  # more to catch up: the phone reconnects after the last row it got
+        yield _view(snap, who)
+        while True:
+            try:
+                item = await asyncio.wait_for(subscriber.queue.get(), KEEP_ALIVE_S)
+            except TimeoutError:
+                yield b": keep-alive\n\n"
+                continue
+            if item is None:
+                return  # the service stops, or this phone fell too far behind: it reconnects
+            for event in item.events:
+                if event.id > sent:
+                    form = event.by_audience.get(audience(who, item.snapshot.players))
+                    if form is None:
+                        form = event.by_audience[Asker.spectator()]
+                    yield _line(event.id, event.kind, form)
+                    sent = event.id
+            yield _view(item.snapshot, who)
+    finally:
+        owner.unsubscribe(subscriber)
+
+
+def _line(row: int, kind: str, data: dict[str, Any]) -> bytes:
+    return f"id: {row}\nevent: {kind}\ndata: {json.dumps(data, sort_keys=True)}\n\n".encode()
+
+
+_VIEWS: dict[tuple[int, Asker], bytes] = {}
+
+
+def _view(snap: GameSnapshot, who: Asker) -> bytes:
+    """The asker's whole view after a round, encoded once per snapshot and audience."""
+    key = (snap.version, audience(who, snap.players))
+    line = _VIEWS.get(key)
+    if line is None:
+        if len(_VIEWS) > 64:
+            _VIEWS.clear()
+        body = {"version": snap.version, "row": snap.row, **snap.for_asker(who)}
+        line = _VIEWS[key] = f"event: snapshot\ndata: {json.dumps(body)}\n\n".encode()
+    return line

@@ -1,0 +1,297 @@
+"""The one owner of the live game: a thread that runs every change as a queued command.
+
+Klipper's rule: the thread that owns the game is the only one that touches it. Phones, seat
+buttons, the host, the sensor board's thread and the bots hand it commands (`submit`, or `call`
+from the HTTP event loop); between commands it runs the table's tick (inputs, the referee, the
+bots). After each round it publishes an immutable `GameSnapshot`, and the new log rows rendered
+for every audience, to whoever subscribed: readers never touch the live `State`, so they see only
+committed states, and the HTTP event loop never waits on the referee, vision or SQLite.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+from controller.game import snapshot
+from controller.game.access import Asker
+from controller.game.live import LiveGame
+from controller.game.privacy import audiences, event_for
+from controller.game.snapshot import GameSnapshot
+from controller.game.store import Event, GameRecord
+from rules.core import State
+from rules.registry import GAMES, new_game
+
+log = logging.getLogger("railtable")
+
+T = TypeVar("T")
+Command = Callable[[LiveGame], Any]
+JsonDict = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RenderedEvent:
+    """A log row as each audience may see it (rendered once, on the owner's thread)."""
+
+    id: int
+    kind: str
+    by_audience: Mapping[Asker, JsonDict]
+
+
+@dataclass(frozen=True)
+class Published:
+    """What one round of the owner changed: the new rows, then the snapshot after them."""
+
+    events: tuple[RenderedEvent, ...]
+    snapshot: GameSnapshot
+
+
+class Subscriber:
+    """A reader on an asyncio loop (a phone's stream): rounds arrive on its queue, in order.
+
+    A reader that falls `limit` rounds behind is cut off (`overflowed`): its stream ends and the
+    phone reconnects after the last row it had, so a slow phone never holds memory for ever."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, limit: int = 256) -> None:
+        self.loop = loop
+        self.queue: asyncio.Queue[Published | None] = asyncio.Queue()
+        self.limit = limit
+        self.overflowed = False
+
+    def _put(self, item: Published | None) -> None:
+        if self.overflowed:
+            return
+        if item is not None and self.queue.qsize() >= self.limit:
+            self.overflowed = True
+            item = None
+        self.queue.put_nowait(item)
+
+    def deliver(self, item: Published | None) -> None:
+        """Hand a round to the reader's loop (from the owner's thread)."""
+        if not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self._put, item)
+
+
+class Viewers:
+    """A state of each game seen lately, for `action_view` (what a seat sees of an action, the
+    same whatever the position): never the live state, never changed."""
+
+    def __init__(self) -> None:
+        self._states: dict[int, State | None] = {}
+        self._lock = threading.Lock()
+
+    def of(self, record: GameRecord | None) -> State | None:
+        if record is None or record.game not in GAMES:
+            return None
+        with self._lock:
+            if record.id not in self._states:
+                if len(self._states) > 16:
+                    self._states.clear()
+                self._states[record.id] = new_game(record.game, record.options, record.seed)
+            return self._states[record.id]
+
+
+class GameOwner:
+    """Owns the live game on one thread: commands in, snapshots and rendered rows out."""
+
+    def __init__(
+        self,
+        game: LiveGame,
+        tick: Callable[[], None] | None = None,
+        tick_s: float = 0.05,
+        status: Callable[[], JsonDict] | None = None,
+    ) -> None:
+        self.game = game
+        self.tick = tick
+        self.tick_s = tick_s
+        self.status_source = status
+        self.viewers = Viewers()
+        self._commands: queue.SimpleQueue[tuple[Command, Future[Any]] | None] = (
+            queue.SimpleQueue()
+        )
+        self._thread: threading.Thread | None = None
+        self._ident: int | None = None
+        self._stopping = threading.Event()
+        self._pending: list[Event] = []
+        self._subscribers: set[Subscriber] = set()
+        self._lock = threading.Lock()  # guards the set of subscribers only
+        self._seen_changes = -1
+        self._version = 0
+        self._row = 0
+        self._snapshot = GameSnapshot(0, 0)
+        self._status: JsonDict = {}
+        self._next_tick = 0.0
+        game.listeners.append(self._pending.append)
+
+    # ---- the owner's thread
+    def start(self) -> GameOwner:
+        """Run the owner on its own thread until `stop`."""
+        self._thread = threading.Thread(target=self.run, name="railtable-game", daemon=True)
+        self._thread.start()
+        return self
+
+    def run(self) -> None:
+        """The owner's loop: commands as they come, the tick when it is due, then publish."""
+        self._ident = threading.get_ident()
+        while not self._stopping.is_set():
+            wait = max(0.0, self._next_tick - time.monotonic()) if self.tick else 1.0
+            try:
+                item = self._commands.get(timeout=wait)
+            except queue.Empty:
+                item = None
+            if item is not None:
+                self._run(*item)
+            self.pump()
+
+    def pump(self) -> None:
+        """One round on the calling thread: every queued command, the tick if due, publish.
+        (`run` calls it; a test without the thread may call it as the owner.)"""
+        if self._ident is None:
+            self._ident = threading.get_ident()
+        if self._version == 0:
+            self._row = self.game.log.last_id()
+        while True:
+            try:
+                item = self._commands.get_nowait()
+            except queue.Empty:
+                break
+            if item is not None:
+                self._run(*item)
+        if self.tick is not None and time.monotonic() >= self._next_tick:
+            self._next_tick = time.monotonic() + self.tick_s
+            try:
+                self.tick()
+            except Exception:  # one bad tick must not end the table's evening
+                log.exception("tick failed")
+        self.publish()
+
+    def _run(self, command: Command, future: Future[Any]) -> None:
+        """Run one command; what it changed is published before its caller hears back, so a
+        phone that reads after its POST was answered sees what the POST did."""
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            result = command(self.game)
+        except BaseException as error:  # handed to the caller, who says what went wrong
+            self.publish()
+            future.set_exception(error)
+            return
+        self.publish()
+        future.set_result(result)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Finish the command at hand, then stop; queued commands are refused."""
+        self._stopping.set()
+        self._commands.put(None)
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+        while True:
+            try:
+                item = self._commands.get_nowait()
+            except queue.Empty:
+                break
+            if item is not None:
+                item[1].set_exception(RuntimeError("the table service is stopping"))
+        with self._lock:
+            subscribers = list(self._subscribers)
+        for sub in subscribers:
+            sub.deliver(None)
+
+    @property
+    def on_owner_thread(self) -> bool:
+        return self._ident == threading.get_ident()
+
+    @property
+    def thread_ident(self) -> int | None:
+        """The owner's thread (None before it ran): the only one that touches the live game."""
+        return self._ident
+
+    # ---- commands
+    def submit(self, command: Callable[[LiveGame], T]) -> Future[T]:
+        """Queue a command for the owner; its result (or exception) arrives in the future. On
+        the owner's own thread it runs at once."""
+        future: Future[T] = Future()
+        if self.on_owner_thread:
+            self._run(command, future)
+            return future
+        if self._stopping.is_set():
+            future.set_exception(RuntimeError("the table service is stopping"))
+            return future
+        self._commands.put((command, future))
+        return future
+
+    async def call(self, command: Callable[[LiveGame], T]) -> T:
+        """Run a command on the owner and await its result, without blocking the event loop."""
+        return await asyncio.wrap_future(self.submit(command))
+
+    def call_sync(self, command: Callable[[LiveGame], T], timeout: float = 60.0) -> T:
+        """Run a command on the owner and wait for it (from a thread that is not an event loop)."""
+        return self.submit(command).result(timeout)
+
+    def wake(self) -> None:
+        """Look at the table again now (a board event, an action from a phone)."""
+        self._next_tick = 0.0
+        if not self.on_owner_thread:
+            self._commands.put(None)
+
+    # ---- what readers see
+    @property
+    def snapshot(self) -> GameSnapshot:
+        """The game as of the last commit (one reference, replaced whole: safe from any thread)."""
+        return self._snapshot
+
+    @property
+    def status(self) -> JsonDict:
+        """The table's health as of the last round (inputs, bots, GPIO)."""
+        return self._status
+
+    def subscribe(self, subscriber: Subscriber) -> GameSnapshot:
+        """Deliver every round from now on to `subscriber`; returns the snapshot it starts from."""
+        with self._lock:
+            self._subscribers.add(subscriber)
+            return self._snapshot
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        with self._lock:
+            self._subscribers.discard(subscriber)
+
+    def publish(self) -> None:
+        """After a round: a new snapshot if anything changed, rows rendered, readers told."""
+        if self.status_source is not None:
+            self._status = self.status_source()
+        if self.game.changes == self._seen_changes and not self._pending:
+            return
+        self._seen_changes = self.game.changes
+        events, self._pending[:] = list(self._pending), []
+        rendered = tuple(self._render(e) for e in events)
+        if events:
+            self._row = max(self._row, max(e.id for e in events))
+        self._version += 1
+        snap = snapshot.take(self.game, self._version, self._row)
+        with self._lock:
+            self._snapshot = snap
+            subscribers = list(self._subscribers)
+        item = Published(rendered, snap)
+        for sub in subscribers:
+            sub.deliver(item)
+
+    def _render(self, event: Event) -> RenderedEvent:
+        record = self.game.record
+        if record is None or record.id != event.game_id:
+            record = self.game.log.game(event.game_id)
+        players = int(record.options.get("players", 0)) if record is not None else 0
+        viewer = self.viewers.of(record)
+        name = record.game if record is not None else None
+        forms = {who: event_for(event, name, viewer, who) for who in audiences(players)}
+        return RenderedEvent(event.id, event.kind.value, MappingProxyType(forms))
+
+    def last_row(self) -> int:
+        return self._row

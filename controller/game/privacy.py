@@ -1,0 +1,84 @@
+"""What each asker may see: a verdict's question only for its seat, a dealt card or a hidden split
+only for the seat it belongs to, the seed for nobody but the host's game record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.game.access import Asker, Role
+from controller.game.store import Event, EventKind
+from controller.referee.judge import VerdictKind
+from rules.core import IllegalAction, State
+from rules.registry import GAMES, game_info
+
+
+def verdict_for(data: dict[str, Any], who: Asker) -> dict[str, Any]:
+    """A verdict as the asker may see it: the question's options only for its seat and the host."""
+    if who.role is Role.HOST or (who.role is Role.SEAT and who.seat == data.get("seat")):
+        return data
+    hidden = dict(data)
+    if data.get("kind") in (VerdictKind.CHOICE.value, VerdictKind.NEEDS_INPUT.value):
+        hidden["options"] = []
+        hidden["text"] = f"seat {data.get('seat')} is asked how the table came about"
+        hidden["words"] = hidden["text"]
+    hidden["actions"] = [a for a in data.get("actions", []) if not _is_draw(a)]
+    return hidden
+
+
+def _is_draw(action: dict[str, Any]) -> bool:
+    return bool(action.get("hidden")) or action.get("chance", False) is True
+
+
+def words(state_class: type[State], view: dict[str, Any]) -> str:
+    """An action as someone sees it, in words (a hidden draw: just what kind of draw it was)."""
+    try:
+        return state_class.CODEC.parse(view).words()
+    except IllegalAction:
+        return str(view.get("type", "a hidden action")).replace("_", " ") + " (hidden)"
+
+
+def event_for(event: Event, game: str | None, viewer: State | None, who: Asker) -> dict[str, Any]:
+    """A log row as the asker may see it (a dealt card, a hidden split stay with their seat).
+
+    `game` names the row's game; `viewer` is any state of it (its `action_view` says what a seat
+    sees of an action, whatever the position), or None for a game this table no longer knows."""
+    out = event.to_json()
+    if event.kind is EventKind.ACTION:
+        seen = _action_for(event, game, viewer, who) if who.role is not Role.HOST else None
+        shown = out["data"]["action"] if seen is None else seen
+        if game is not None and game in GAMES:
+            text = words(game_info(game).state_class, shown)
+        else:
+            text = str(shown.get("type"))
+        out["data"] = {"action": shown, "text": text}
+    elif event.kind is EventKind.VERDICT:
+        out["data"] = verdict_for(event.data, who)
+    return out
+
+
+def _action_for(
+    event: Event, game: str | None, viewer: State | None, who: Asker
+) -> dict[str, Any]:
+    if game is None or game not in GAMES:
+        return {"type": "hidden"}
+    try:
+        action = game_info(game).state_class.CODEC.parse(event.data["action"])
+    except IllegalAction:
+        return {"type": "hidden"}
+    seat = who.seat if who.role is Role.SEAT else None
+    actor = -1 if event.seat is None else event.seat
+    if viewer is not None:
+        return viewer.action_view(action, actor, seat)
+    return {"type": action.TYPE} if action.CHANCE_OUTCOME else action.to_json()
+
+
+def audiences(players: int) -> tuple[Asker, ...]:
+    """Everyone who may see the game differently: the host, a spectator, each seat."""
+    return (Asker.host(), Asker.spectator(), *(Asker.at(s) for s in range(players)))
+
+
+def audience(who: Asker, players: int) -> Asker:
+    """The audience whose view `who` gets: a seat beyond the game's players sees a spectator's."""
+    if who.role is Role.SEAT and (who.seat is None or not 0 <= who.seat < players):
+        return Asker.spectator()
+    return who

@@ -1,0 +1,77 @@
+"""A finished game shown move by move: its table after any players' move, as all may see it.
+
+Built on the log's one reading of a game (`store.moves`): the same actions a restart replays."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from controller.game.privacy import words
+from controller.game.snapshot import table_json
+from controller.game.store import Event, GameRecord, moves
+from controller.referee.judge import Referee
+from controller.referee.tables import Pieces, changed_locations
+from rules.core import CHANCE
+from rules.registry import game_info, new_game
+
+
+class StepBeyond(LookupError):
+    """A step past the game's last players' move."""
+
+
+class Replays:
+    """Steps of finished games; one referee per game, kept (it only describes pieces here)."""
+
+    def __init__(self) -> None:
+        self._referees: dict[str, Referee] = {}
+        self._lock = threading.Lock()
+
+    def referee(self, game: str) -> Referee | None:
+        info = game_info(game)
+        if info.layout is None or info.expected_table is None:
+            return None
+        with self._lock:
+            if game not in self._referees:
+                self._referees[game] = Referee.for_game(info)
+            return self._referees[game]
+
+    def step(self, record: GameRecord, events: list[Event], step: int) -> dict[str, Any]:
+        """The table after the `step`th players' move (0: the start), in words for everyone."""
+        info = game_info(record.game)
+        played = moves(events)
+        steps = sum(1 for m in played if m.seat is not None and m.seat != CHANCE)
+        if step > steps:
+            raise StepBeyond(f"step {step} is beyond the game's {steps} moves")
+        referee = self.referee(record.game)
+        state = new_game(record.game, record.options, record.seed)
+        done, text, actor = 0, "the start", CHANCE
+        before: dict[str, Pieces] = {}
+        for move in played:
+            players_move = move.seat is not None and move.seat != CHANCE
+            if players_move and done == step:
+                break
+            if players_move:
+                actor = int(move.seat)  # type: ignore[arg-type]
+                if done == step - 1 and referee is not None:
+                    before = referee.table_of(state)  # the table before the step shown
+            action = state.parse_action(move.action)
+            state.apply(action)
+            if players_move:
+                done += 1
+                text = words(type(state), state.action_view(action, actor, None))
+        moved: list[str] = []
+        if referee is not None and step > 0:
+            moved = sorted(changed_locations(before, referee.table_of(state)))
+        return {
+            "game_id": record.id,
+            "title": info.title,
+            "steps": steps,
+            "step": step,
+            "seat": None if actor == CHANCE else actor,
+            "text": text,
+            "scores": state.scores(),
+            "table": None
+            if referee is None
+            else table_json(info, state, referee, marked=[], alert=False, last_move=moved),
+        }

@@ -1,0 +1,180 @@
+"""Immutable snapshots of the live game, built by its owner after each commit, read by anyone.
+
+A snapshot holds, for every audience (the host, a spectator, each seat), exactly what it may see:
+the state's view, the mat and its pieces, the referee's verdict, the choices it may make now. The
+API reads the latest snapshot and never touches the live `State`, so a reader sees only committed
+states, never one the referee is trying out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from controller.game.access import Asker, Role
+from controller.game.live import LiveGame
+from controller.game.privacy import audience, audiences, verdict_for
+from controller.referee.judge import Referee, VerdictKind
+from rules.core import GameInfo, State, Visibility
+
+JsonDict = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GameSnapshot:
+    """The live game as it stood after one commit; `row` is the last log row it includes."""
+
+    version: int
+    row: int
+    game_id: int | None = None
+    game: str | None = None
+    title: str | None = None
+    players: int = 0
+    current_player: int | None = None
+    scores: tuple[float, ...] | None = None
+    is_over: bool = False
+    verdict_kind: str | None = None
+    verdict_text: str | None = None
+    by_audience: Mapping[Asker, JsonDict] = field(default_factory=lambda: MappingProxyType({}))
+
+    def for_asker(self, who: Asker) -> JsonDict:
+        """What `who` may see: {"state", "table", "verdict", "choices"} (None where no game)."""
+        empty: JsonDict = {"state": None, "table": None, "verdict": None, "choices": []}
+        return self.by_audience.get(audience(who, self.players), empty)
+
+    def status(self) -> JsonDict:
+        """The game part of `/api/status`: what is played, whose turn, the scores, the verdict."""
+        return {
+            "game": None
+            if self.game_id is None
+            else {
+                "id": self.game_id,
+                "name": self.game,
+                "title": self.title,
+                "players": self.players,
+                "current_player": self.current_player,
+                "scores": None if self.scores is None else list(self.scores),
+            },
+            "verdict": None
+            if self.verdict_kind is None
+            else {"kind": self.verdict_kind, "text": self.verdict_text},
+        }
+
+
+def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
+    """A snapshot of the live game (called on the owner's thread, between commands)."""
+    record, state, info = game.record, game.state, game.info
+    if record is None or state is None or info is None:
+        return GameSnapshot(version, row)
+    players = int(state.options.get("players", 0))
+    verdict = game.verdict
+    table = None
+    if game.referee is not None and info.layout is not None:
+        table = table_json(
+            info,
+            state,
+            game.referee,
+            marked=list(verdict.locations) if verdict is not None else [],
+            alert=verdict is not None and verdict.kind is VerdictKind.ALERT,
+            last_move=sorted(game.last_move),
+        )
+    public = state.view(None)
+    by_audience: dict[Asker, JsonDict] = {}
+    verdict_json = None if verdict is None else verdict.to_json()
+    for who in audiences(players):
+        seat = who.seat if who.role is Role.SEAT else None
+        view = public if seat is None else state.view(seat)
+        by_audience[who] = {
+            "state": state_json(record.id, row, state, view, public),
+            "table": table,
+            "verdict": None if verdict_json is None else verdict_for(verdict_json, who),
+            "choices": choices(state, seat),
+        }
+    return GameSnapshot(
+        version,
+        row,
+        record.id,
+        record.game,
+        info.title,
+        players,
+        state.current_player,
+        tuple(state.scores()),
+        state.is_over,
+        None if verdict is None else verdict.kind.value,
+        None if verdict is None else verdict.text,
+        MappingProxyType(by_audience),
+    )
+
+
+def state_json(
+    game_id: int, row: int, state: State, view: JsonDict, public: JsonDict
+) -> JsonDict:
+    """`/api/state`: the view, what of it is private to the asker, phase, turn and scores;
+    `at_row`: the last log row the state includes (it is the replay of the rows up to it)."""
+    return {
+        "game_id": game_id,
+        "at_row": row,
+        "view": view,
+        "private": {k: v for k, v in view.items() if public.get(k) != v},
+        "phase": view.get("phase"),
+        "current_player": state.current_player,
+        "scores": state.scores(),
+        "score_parts": [
+            [{"what": what, "points": points} for what, points in parts]
+            for parts in state.score_parts()
+        ],
+        "is_over": state.is_over,
+    }
+
+
+def choices(state: State, seat: int | None) -> list[JsonDict]:
+    """What the seat may say now that no sensor sees (nothing unless it is that seat's turn)."""
+    if seat is None or state.current_player != seat:
+        return []
+    return [
+        {"text": a.words(), "action": a.to_json()}
+        for a in state.legal_actions()
+        if a.VISIBILITY is not Visibility.TABLE
+    ]
+
+
+def table_json(
+    info: GameInfo,
+    state: State,
+    referee: Referee,
+    *,
+    marked: list[str],
+    alert: bool,
+    last_move: list[str],
+) -> JsonDict:
+    """The mat in millimetres and what lies on it for `state`, with squares to point out."""
+    assert info.layout is not None
+    layout = info.layout(state.options)
+    return {
+        "width_mm": layout.width_mm,
+        "height_mm": layout.height_mm,
+        "locations": [
+            {"name": loc.name, "x": loc.x_mm, "y": loc.y_mm, "w": loc.w_mm, "h": loc.h_mm}
+            for loc in layout.locations
+        ],
+        "pieces": {
+            name: [
+                {
+                    "label": referee.describe_piece(p),
+                    "kind": p.piece.kind,
+                    "identity": p.piece.identity,
+                    "face": p.piece.face,
+                    "turn": p.rotation,
+                }
+                for p in pieces
+            ]
+            for name, pieces in referee.table_of(state).items()
+        },
+        "marked": marked,
+        "alert": alert,
+        "last_move": last_move,
+    }
+
+
