@@ -114,9 +114,7 @@ class GameOwner:
         self.tick_s = tick_s
         self.status_source = status
         self.viewers = Viewers()
-        self._commands: queue.SimpleQueue[tuple[Command, Future[Any]] | None] = (
-            queue.SimpleQueue()
-        )
+        self._commands: queue.SimpleQueue[tuple[Command, Future[Any]] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._ident: int | None = None
         self._stopping = threading.Event()

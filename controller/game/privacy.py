@@ -56,9 +56,7 @@ def event_for(event: Event, game: str | None, viewer: State | None, who: Asker) 
     return out
 
 
-def _action_for(
-    event: Event, game: str | None, viewer: State | None, who: Asker
-) -> dict[str, Any]:
+def _action_for(event: Event, game: str | None, viewer: State | None, who: Asker) -> dict[str, Any]:
     if game is None or game not in GAMES:
         return {"type": "hidden"}
     try:

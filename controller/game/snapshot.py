@@ -108,9 +108,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
     )
 
 
-def state_json(
-    game_id: int, row: int, state: State, view: JsonDict, public: JsonDict
-) -> JsonDict:
+def state_json(game_id: int, row: int, state: State, view: JsonDict, public: JsonDict) -> JsonDict:
     """`/api/state`: the view, what of it is private to the asker, phase, turn and scores;
     `at_row`: the last log row the state includes (it is the replay of the rows up to it)."""
     return {
@@ -176,5 +174,3 @@ def table_json(
         "alert": alert,
         "last_move": last_move,
     }
-
-

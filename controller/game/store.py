@@ -114,9 +114,11 @@ class _Queries:
         raise NotImplementedError
 
     def open_game(self) -> GameRecord | None:
-        row = self._db().execute(
-            "SELECT * FROM games WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1"
-        ).fetchone()
+        row = (
+            self._db()
+            .execute("SELECT * FROM games WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1")
+            .fetchone()
+        )
         return _record(row) if row else None
 
     def game(self, game_id: int) -> GameRecord | None:
@@ -130,14 +132,20 @@ class _Queries:
 
     def events(self, game_id: int | None = None, after: int = 0, limit: int = 1000) -> list[Event]:
         if game_id is None:
-            rows = self._db().execute(
-                "SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
-            ).fetchall()
+            rows = (
+                self._db()
+                .execute("SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?", (after, limit))
+                .fetchall()
+            )
         else:
-            rows = self._db().execute(
-                "SELECT * FROM events WHERE game_id = ? AND id > ? ORDER BY id LIMIT ?",
-                (game_id, after, limit),
-            ).fetchall()
+            rows = (
+                self._db()
+                .execute(
+                    "SELECT * FROM events WHERE game_id = ? AND id > ? ORDER BY id LIMIT ?",
+                    (game_id, after, limit),
+                )
+                .fetchall()
+            )
         return [_event(r) for r in rows]
 
     def last_id(self) -> int:
