@@ -9,6 +9,7 @@ from rules.core import (
     MalformedAction,
     State,
     Visibility,
+    Why,
 )
 from rules.registry import GAMES, game_info, new_game, state_from_json
 
@@ -22,6 +23,7 @@ __all__ = [
     "MalformedAction",
     "State",
     "Visibility",
+    "Why",
     "game_info",
     "new_game",
     "state_from_json",

@@ -2,10 +2,14 @@
 
 Shaped after OpenSpiel and python-chess. A game subclasses `State` and fills in a few hooks; the
 base class gives every game the same undo, exception safety, JSON parsing of actions and history.
+Legality has one hook, `State.why_not` (None, or the `Why` an action is refused); `is_legal`,
+`explain_illegal` and `apply` are built on it, and no game overrides them. `State.applied` tries
+actions inside a `with` block and takes them back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import enum
@@ -14,10 +18,10 @@ import random
 import types
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Final, Self, TypeVar, Union
+from typing import Any, ClassVar, Final, Self, TypeVar, Union, final
 
 from rules.physical import Catalogue, Layout, TableObservation
 
@@ -39,6 +43,23 @@ class IllegalAction(ValueError):
         if detail:
             text += f" ({detail})"
         super().__init__(text)
+
+
+@dataclass(frozen=True)
+class Why:
+    """Why an action is refused: the rule it breaks, in players' words, and any detail (which
+    card, which seat, the phase); `State.why_not` returns one, `IllegalAction` shows it."""
+
+    rule: str
+    detail: str = ""
+
+    def error(self, action: object = None) -> IllegalAction:
+        """The `IllegalAction` for `action`, refused for this reason."""
+        return IllegalAction(self.rule, action, self.detail)
+
+
+NOT_NOW: Final = Why("not a legal action at this point of the game")
+"""The base `State.why_not` answer: the action is not among those legal now."""
 
 
 class MalformedAction(IllegalAction):
@@ -265,7 +286,12 @@ class State(ABC):
 
     `apply` is atomic: on any exception the state is exactly as before. `undo` restores the state
     before the last `apply` exactly. Both are built on `_snapshot`/`_restore`, which a game keeps
-    cheap by holding its mutable data in a few containers of frozen values.
+    cheap by holding its mutable data in a few containers of frozen values. `applied` tries a few
+    actions inside a `with` block and takes them back after it.
+
+    Legality is one hook, `why_not`: None for a legal action, else the `Why` it is refused.
+    `is_legal` and `explain_illegal` (final) and `apply` ask it, after the checks every game
+    shares (the game is over; a chance outcome while a player is to act, or the reverse).
 
     A game with hidden information overrides `_view_json` (what a seat sees of the state),
     `action_view` (what it sees of an applied action) and `redeal_secrets` (for the privacy test);
@@ -326,13 +352,22 @@ class State(ABC):
         rolled): the service then waits to see it, or to be told it, instead of drawing it."""
         return False
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether `action` may be applied now; games may override with something cheaper."""
-        return action in self.legal_actions()
+    def why_not(self, action: Action) -> Why | None:
+        """None if `action` may be applied now, else the rule it breaks: the one legality hook.
 
-    def explain_illegal(self, action: Action) -> IllegalAction:
-        """The error for an action that is not legal now, naming the rule it breaks."""
-        return IllegalAction("not a legal action at this point of the game", action)
+        The shared checks come first (`is_legal`, `explain_illegal` and `apply` make them): the
+        game is not over, and a chance outcome comes only when chance is to act, a player action
+        only when a player is. A game overrides this to name its rules, and must agree with
+        `legal_actions` and `chance_outcomes` (the conformance tests check it). By default a
+        chance outcome must be among `chance_outcomes()` with a chance above 0, a player action
+        among `legal_actions()`.
+        """
+        if action.CHANCE_OUTCOME:
+            if any(outcome == action for outcome, p in self.chance_outcomes() if p > 0):
+                return None
+        elif action in self.legal_actions():
+            return None
+        return NOT_NOW
 
     def view(self, seat: int | None) -> JsonDict:
         """What `seat` may see (None: a spectator), never the random seed.
@@ -390,19 +425,42 @@ class State(ABC):
         """
         return action
 
+    @final
+    def is_legal(self, action: Action) -> bool:
+        """Whether `action` may be applied now (see `why_not`)."""
+        return self._refusal(action) is None
+
+    @final
+    def explain_illegal(self, action: Action) -> IllegalAction:
+        """The error for an action that is not legal now, naming the rule it breaks.
+
+        Raises ValueError if the action is legal now: there is nothing to explain.
+        """
+        why = self._refusal(action)
+        if why is None:
+            raise ValueError(f"{action.describe()} is legal now")
+        return why.error(action)
+
+    @final
+    def _refusal(self, action: Action) -> Why | None:
+        """The shared checks, then the game's `why_not`."""
+        player = self.current_player
+        if player is None:
+            return Why("the game is over")
+        if (player == CHANCE) != action.CHANCE_OUTCOME:
+            if action.CHANCE_OUTCOME:
+                return Why("a chance outcome, but a player is to act now")
+            return Why("a player action, but chance is to be resolved now")
+        return self.why_not(action)
+
     def apply(self, action: Mapping[str, Any] | Action) -> None:
         """Apply a player action or chance outcome (a value or its JSON); atomic."""
         act = self.parse_action(action)
-        if self.is_over:
-            raise IllegalAction("the game is over", act)
-        if (self.current_player == CHANCE) != act.CHANCE_OUTCOME:
-            if act.CHANCE_OUTCOME:
-                raise IllegalAction("a chance outcome, but a player is to act now", act)
-            raise IllegalAction("a player action, but chance is to be resolved now", act)
-        if not self.is_legal(act):
-            raise self.explain_illegal(act)
+        why = self._refusal(act)
+        if why is not None:
+            raise why.error(act)
         actor = self.current_player
-        assert actor is not None  # is_over was checked above
+        assert actor is not None  # the game is not over: `_refusal` checked it
         snap = self._snapshot()
         try:
             self._apply(act)
@@ -420,6 +478,37 @@ class State(ABC):
         self._actors.pop()
         self._restore(snap)
         return act
+
+    @final
+    @contextlib.contextmanager
+    def applied(self, actions: Iterable[Mapping[str, Any] | Action]) -> Iterator[list[Action]]:
+        """Try actions and take them back: `with state.applied([a, b]) as done: ...`.
+
+        Applies the actions (values or JSON) in order, as `apply` does, and yields them in their
+        canonical form; when the block ends, however it ends (an exception included), the state
+        is taken back to how it was before: what the block itself applied and left on top is
+        undone as well, since it lies over the given actions. If an action is refused part-way,
+        those before it are undone and its `IllegalAction` (or `MalformedAction`) is raised; the
+        block does not run. One action is `state.applied([action])`.
+
+        The block must not take back actions applied before it (a RuntimeError says so).
+        """
+        if isinstance(actions, Mapping | Action):
+            raise TypeError("applied() takes a list of actions; one is applied([action])")
+        depth = len(self._undo)
+        done: list[Action] = []
+        try:
+            for action in actions:
+                self.apply(action)
+                done.append(self._undo[-1][0])
+            yield done
+        finally:
+            if len(self._undo) < depth:
+                raise RuntimeError(
+                    f"the block took back {depth - len(self._undo)} action(s) applied before it"
+                )
+            while len(self._undo) > depth:
+                self.undo()
 
     def to_json(self) -> JsonDict:
         return {

@@ -1,20 +1,19 @@
 """Who acts, and what they may do: each action's generator next to its "why not"."""
 
-# `why_not(rules, d, action)` returns None for a legal action, else the rule it breaks (and the
-# detail); `legal_actions` lists exactly the actions for which it returns None.
+# `why_not(rules, d, action)` returns None for a legal action, else the `Why` (rule broken, and
+# the detail); `legal_actions` lists exactly the actions for which it returns None.
 
 from __future__ import annotations
 
 import functools
 import re
 
-from rules.core import CHANCE, Action
+from rules.core import CHANCE, Action, Why
 from rules.derailed import actions as act
 from rules.derailed.cards import CardSet
 from rules.derailed.data import COMPANIES, EXCHANGE_MAX, Column, Data, Hands, Phase, Rules
 from rules.derailed.grid import COLUMNS, reach, slot_index, slot_name, slot_names
 
-Why = tuple[str, str] | None  # (rule, detail) or None when legal
 KEEP = act.KeepHand()
 
 
@@ -181,48 +180,47 @@ def plays(rules: Rules, d: Data) -> list[Action]:
     return out
 
 
-def why_not_play(rules: Rules, d: Data, a: act.Play) -> Why:
+def why_not_play(rules: Rules, d: Data, a: act.Play) -> Why | None:
     if d.phase is not Phase.PLAY:
-        return "no card is played now", f"phase {d.phase}"
+        return Why("no card is played now", f"phase {d.phase}")
     s = slot_index(a.slot, rules.players)
     if s is None:
         return _off_the_grid(rules, a.slot)
     cards = rules.cards
     design = cards.index.get(a.card)
     if design is None:
-        return "no such rail card", f"{a.card!r} at {a.slot}"
+        return Why("no such rail card", f"{a.card!r} at {a.slot}")
     seat = d.turn
     if rules.hands is Hands.TABLE:
         if not d.held[seat]:
-            return "a card must come from the player's hand", f"seat {seat} holds no card"
+            return Why("a card must come from the player's hand", f"seat {seat} holds no card")
         if not d.deck[design]:
-            return (
+            return Why(
                 "every copy of that card is already on the table or the discard pile",
                 f"{a.card} cannot be played at {a.slot}",
             )
     elif design not in d.hands[seat]:
-        return (
+        return Why(
             "a card must come from the player's hand",
             f"seat {seat} does not hold {a.card} to play at {a.slot}",
         )
     tile = canonical_tile(cards, cards.tile(a.card, a.facing))
     stack = d.stacks[s]
     if stack and stack[-1] == tile:
-        return (
+        return Why(
             f"{a.slot} already holds {a.card} turned the same way: on top of itself it would "
             "change nothing",
-            "",
         )
     mask = open_sides(rules, d, seat).get(s, 0)
     if not connects(rules)[tile] & mask:
         station = f"company {company(seat)}'s starting station (lane {d.start.index(seat) + 1})"
         if cards.track[tile] & mask:
-            return (
+            return Why(
                 f"a card played at {a.slot} must have a connecting path to the player's starting "
                 "station, and a dead-end stub does not connect (option stub_connects)",
                 f"only a stub of {a.card} meets the track from {station}",
             )
-        return (
+        return Why(
             f"a card played at {a.slot} must have a connecting path to the player's starting "
             "station",
             f"no track of {a.card} facing {a.facing} at {a.slot} meets a track from {station}",
@@ -230,22 +228,22 @@ def why_not_play(rules: Rules, d: Data, a: act.Play) -> Why:
     return None
 
 
-def _off_the_grid(rules: Rules, slot: str) -> tuple[str, str]:
+def _off_the_grid(rules: Rules, slot: str) -> Why:
     """Why a slot name is no slot of the railway area."""
     n = rules.players
     lanes = f"A1-D{n}: columns A-D, lanes 1-{n}"
     found = re.fullmatch(r"([A-Z])([1-9][0-9]*)", slot)
     if found is None:
-        return (
+        return Why(
             "cards must be placed within the grid, they cannot be between grid slots",
             f"{slot!r} is not a slot; slots are {lanes}",
         )
     if found.group(1) not in COLUMNS:
-        return (
+        return Why(
             "the railway area is as long as 4 rail cards",
             f"{slot} is beyond it; slots are {lanes}",
         )
-    return (
+    return Why(
         "cards must be placed within the lanes where there are stations",
         f"{slot} is outside them; slots are {lanes}",
     )
@@ -276,28 +274,32 @@ def discards(rules: Rules, d: Data) -> list[Action]:
     return [table[i] for i in hand_designs(rules, d, d.turn)]
 
 
-def why_not_discard(rules: Rules, d: Data, a: act.Discard) -> Why:
+def why_not_discard(rules: Rules, d: Data, a: act.Discard) -> Why | None:
     if d.phase not in (Phase.PLAY, Phase.EXCHANGE):
-        return "no card is discarded now", f"phase {d.phase}"
+        return Why("no card is discarded now", f"phase {d.phase}")
     design = rules.cards.index.get(a.card)
     if design is None:
-        return "no such rail card", repr(a.card)
+        return Why("no such rail card", repr(a.card))
     seat = d.turn
     if rules.hands is Hands.TABLE:
         if not d.held[seat]:
-            return "a card must come from the player's hand", f"seat {seat} holds no card"
+            return Why("a card must come from the player's hand", f"seat {seat} holds no card")
         if not d.deck[design]:
-            return "every copy of that card is already on the table or the discard pile", a.card
+            return Why(
+                "every copy of that card is already on the table or the discard pile", a.card
+            )
     elif design not in d.hands[seat]:
-        return "a card must come from the player's hand", f"seat {seat} does not hold {a.card}"
+        return Why("a card must come from the player's hand", f"seat {seat} does not hold {a.card}")
     if d.phase is Phase.EXCHANGE:
         if d.exchanged >= EXCHANGE_MAX:
-            return "at most 2 cards are exchanged between rounds", f"seat {seat} has exchanged 2"
+            return Why(
+                "at most 2 cards are exchanged between rounds", f"seat {seat} has exchanged 2"
+            )
         return None
     if rules.hands is Hands.TABLE:
         where = _placeable(rules, d, design)
         if where is not None:
-            return (
+            return Why(
                 "a player discards only when no card in hand can be placed",
                 f"{a.card} can be placed at {where}",
             )
@@ -306,7 +308,7 @@ def why_not_discard(rules: Rules, d: Data, a: act.Discard) -> Why:
     if possible:
         first = possible[0]
         assert isinstance(first, act.Play)
-        return (
+        return Why(
             "a player discards only when no card in hand can be placed",
             f"{first.card} can be placed at {first.slot}",
         )
@@ -329,33 +331,33 @@ def chance_outcomes(rules: Rules, d: Data) -> list[tuple[Action, float]]:
     return []
 
 
-def _why_not_chance(rules: Rules, d: Data, a: Action) -> Why:
+def _why_not_chance(rules: Rules, d: Data, a: Action) -> Why | None:
     if isinstance(a, act.LayStation):
         if d.phase is not Phase.STATIONS:
-            return "no station card is laid now", f"phase {d.phase}"
+            return Why("no station card is laid now", f"phase {d.phase}")
         column = column_to_lay(rules, d)
         if a.column is not column:
-            return f"the {column} column is being laid", f"not the {a.column} column"
+            return Why(f"the {column} column is being laid", f"not the {a.column} column")
         c = COMPANIES.find(a.company) if len(a.company) == 1 else -1
         if not 0 <= c < rules.players:
             last = COMPANIES[rules.players - 1]
-            return "no such company in this game", f"{a.company!r}; companies A-{last}"
+            return Why("no such company in this game", f"{a.company!r}; companies A-{last}")
         laid = d.start if column is Column.START else d.dest
         if c in laid:
-            return "that company's station card is already in the column", a.company
+            return Why("that company's station card is already in the column", a.company)
         return None
     if isinstance(a, act.Draw):
         if d.phase not in (Phase.DEAL, Phase.DRAW):
-            return "no card is drawn now", f"phase {d.phase}"
+            return Why("no card is drawn now", f"phase {d.phase}")
         design = rules.cards.index.get(a.card)
         if design is None:
-            return "no such rail card", repr(a.card)
+            return Why("no such rail card", repr(a.card))
         if a.seat != drawer(rules, d):
-            return "that seat does not draw now", f"seat {drawer(rules, d)} draws"
+            return Why("that seat does not draw now", f"seat {drawer(rules, d)} draws")
         if not d.deck[design]:
-            return "that card is not in the rail deck", a.card
+            return Why("that card is not in the rail deck", a.card)
         return None
-    return "not an action of Derailed!", ""
+    return Why("not an action of Derailed!")
 
 
 # ------------------------------------------------------------------ together
@@ -377,10 +379,10 @@ def legal_actions(rules: Rules, d: Data) -> list[Action]:
     return [a for a, _ in chance_outcomes(rules, d)]
 
 
-def why_not(rules: Rules, d: Data, a: Action) -> Why:
-    """None if `a` is legal now, else (rule broken, detail)."""
+def why_not(rules: Rules, d: Data, a: Action) -> Why | None:
+    """None if `a` is legal now, else the rule it breaks (the game's `State.why_not`)."""
     if d.phase is Phase.OVER:
-        return "the game is over", ""
+        return Why("the game is over")
     if a.CHANCE_OUTCOME:
         return _why_not_chance(rules, d, a)
     if isinstance(a, act.Play):
@@ -389,18 +391,19 @@ def why_not(rules: Rules, d: Data, a: Action) -> Why:
         return why_not_discard(rules, d, a)
     if isinstance(a, act.KeepHand):
         if d.phase is not Phase.EXCHANGE:
-            return "no cards are exchanged now", f"phase {d.phase}"
+            return Why("no cards are exchanged now", f"phase {d.phase}")
         return None
     if isinstance(a, act.ChooseStarter):
         if d.phase is not Phase.STARTER:
-            return "the starting player is not being chosen now", f"phase {d.phase}"
+            return Why("the starting player is not being chosen now", f"phase {d.phase}")
         if a.seat not in d.tied:
             tied = ", ".join(str(s) for s in d.tied)
-            return "the player who made fewest points in the last round starts", (
-                f"seat {a.seat} is not among the tied seats {tied}"
+            return Why(
+                "the player who made fewest points in the last round starts",
+                f"seat {a.seat} is not among the tied seats {tied}",
             )
         return None
-    return "not an action of Derailed!", ""
+    return Why("not an action of Derailed!")
 
 
 def candidates(rules: Rules, d: Data) -> list[Action]:

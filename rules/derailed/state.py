@@ -8,7 +8,7 @@ from dataclasses import replace
 from enum import StrEnum
 from typing import Any, Self
 
-from rules.core import Action, IllegalAction, JsonDict, Option, State
+from rules.core import Action, IllegalAction, JsonDict, Option, State, Why
 from rules.derailed import codec, legality, moves, scoring
 from rules.derailed.actions import CODEC, Draw, Play
 from rules.derailed.cards import Facing
@@ -114,13 +114,8 @@ class Derailed(State):
                 return replace(action, facing=Facing.DESTINATION)
         return action
 
-    def is_legal(self, action: Action) -> bool:
-        return legality.why_not(self.rules, self.d, action) is None
-
-    def explain_illegal(self, action: Action) -> IllegalAction:
-        why = legality.why_not(self.rules, self.d, action)
-        rule, detail = why if why is not None else ("not a legal action now", "")
-        return IllegalAction(rule, action, detail)
+    def why_not(self, action: Action) -> Why | None:
+        return legality.why_not(self.rules, self.d, action)
 
     def _apply(self, action: Action) -> None:
         moves.apply(self.rules, self.d, action)

@@ -64,9 +64,8 @@ def bot_action(state: Any, rng: random.Random) -> Action:
     best: list[Action] = []
     best_score = float("-inf")
     for action in actions:
-        state.apply(action)
-        score = standing(board, state.pos, seat, colour)
-        state.undo()
+        with state.applied([action]):
+            score = standing(board, state.pos, seat, colour)
         if isinstance(action, EndTurn):
             score = now + 0.1  # stop when nothing else helps
         if score > best_score:

@@ -2,6 +2,7 @@
 
 `why_not_*` returns None for a legal action, else the rule it breaks in the seed's words; the
 generators list exactly the actions whose `why_not` is None (the conformance test checks it).
+`why_not` answers for any action, as the `Why` the game's `State.why_not` returns.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from rules.core import Action
+from rules.core import Action, Why
 from rules.minewagons.actions import (
     GOAL,
     EndTurn,
@@ -119,17 +120,17 @@ class Now:
         return self._wagon_action
 
 
-Why = str | None
+Broken = str | None  # the rule an action breaks, in words; None when it is allowed
 
 
-def _bad_square(now: Now, name: str) -> tuple[int | None, Why]:
+def _bad_square(now: Now, name: str) -> tuple[int | None, Broken]:
     sq = now.square(name)
     if sq is None:
         return None, f"{name!r} is not a square of the board (A1..G7)"
     return sq, None
 
 
-def _bad_exits(text: str) -> tuple[int, Why]:
+def _bad_exits(text: str) -> tuple[int, Broken]:
     try:
         mask = exits_mask(text)
     except ValueError as e:
@@ -139,7 +140,7 @@ def _bad_exits(text: str) -> tuple[int, Why]:
     return mask, None
 
 
-def _in_phase(now: Now, phase: Phase, what: str) -> Why:
+def _in_phase(now: Now, phase: Phase, what: str) -> Broken:
     if now.pos.phase is not phase:
         return f"{what} only {_PHASE_WORDS[phase]} (now: {now.pos.phase.value})"
     return None
@@ -168,7 +169,7 @@ def chance_lay_green(now: Now) -> list[tuple[Action, float]]:
     return [(lay_green(now.name(sq)), 1.0 / len(squares)) for sq in squares]
 
 
-def why_not_lay_green(now: Now, action: LayGreen) -> Why:
+def why_not_lay_green(now: Now, action: LayGreen) -> Broken:
     if why := _in_phase(now, Phase.LAY_GREEN, "green tiles are laid face down"):
         return why
     sq, why = _bad_square(now, action.square)
@@ -177,7 +178,7 @@ def why_not_lay_green(now: Now, action: LayGreen) -> Why:
     return _why_not_cover(now, sq)
 
 
-def _why_not_cover(now: Now, sq: int) -> Why:
+def _why_not_cover(now: Now, sq: int) -> Broken:
     if sq in now.board.printed:
         return f"the printed squares cannot be covered ({now.name(sq)})"
     if now.pos.tiles[sq] is not None:
@@ -216,7 +217,7 @@ def _placements(name: str, shapes: tuple[Shape, ...]) -> tuple[Action, ...]:
     return tuple(place_tile(name, exits_text(m)) for shape in shapes for m in shape_exits(shape))
 
 
-def why_not_place_tile(now: Now, action: PlaceTile) -> Why:
+def why_not_place_tile(now: Now, action: PlaceTile) -> Broken:
     if why := _in_phase(now, Phase.PLACE_TILES, "coloured tiles are set"):
         return why
     sq, why = _bad_square(now, action.square)
@@ -252,7 +253,7 @@ def legal_turn_up(now: Now) -> list[Action]:
     ]
 
 
-def why_not_turn_up(now: Now, action: TurnUp) -> Why:
+def why_not_turn_up(now: Now, action: TurnUp) -> Broken:
     if why := _in_phase(now, Phase.TURN_UP, "a green tile is turned face up"):
         return why
     sq, why = _bad_square(now, action.square)
@@ -270,7 +271,7 @@ def chance_reveal(now: Now) -> list[tuple[Action, float]]:
     return [(reveal_tile(s), hidden[s] / total) for s in SHAPES if hidden.get(s, 0)]
 
 
-def why_not_reveal(now: Now, action: RevealTile) -> Why:
+def why_not_reveal(now: Now, action: RevealTile) -> Broken:
     if why := _in_phase(now, Phase.REVEAL, "a face is revealed"):
         return why
     if not now.pos.face_down.get(action.shape, 0):
@@ -289,7 +290,7 @@ def legal_orient(now: Now) -> list[Action]:
     return [orient_tile(exits_text(m)) for m in shape_exits(shape)] if shape else []
 
 
-def why_not_orient(now: Now, action: OrientTile) -> Why:
+def why_not_orient(now: Now, action: OrientTile) -> Broken:
     if why := _in_phase(now, Phase.ORIENT, "a green tile is laid"):
         return why
     mask, why = _bad_exits(action.exits)
@@ -318,7 +319,7 @@ def _entering_squares(now: Now) -> list[int]:
     ]
 
 
-def _why_not_action(now: Now) -> Why:
+def _why_not_action(now: Now) -> Broken:
     if why := _in_phase(now, Phase.PLAY, "wagons move and tiles turn"):
         return why
     if now.pos.actions_left <= 0:
@@ -330,7 +331,7 @@ def legal_enter(now: Now) -> list[Action]:
     return [enter_wagon(now.name(sq)) for sq in now.entering_squares()]
 
 
-def why_not_enter(now: Now, action: EnterWagon) -> Why:
+def why_not_enter(now: Now, action: EnterWagon) -> Broken:
     if why := _why_not_action(now):
         return why
     sq, why = _bad_square(now, action.square)
@@ -351,7 +352,7 @@ def why_not_enter(now: Now, action: EnterWagon) -> Why:
     return None
 
 
-def _why_not_own_wagon(now: Now, name: str) -> tuple[int | None, Why]:
+def _why_not_own_wagon(now: Now, name: str) -> tuple[int | None, Broken]:
     if why := _why_not_action(now):
         return None, why
     sq, why = _bad_square(now, name)
@@ -376,7 +377,7 @@ def legal_move(now: Now) -> list[Action]:
     return out
 
 
-def why_not_move(now: Now, action: MoveWagon) -> Why:
+def why_not_move(now: Now, action: MoveWagon) -> Broken:
     sq, why = _why_not_own_wagon(now, action.start)
     if sq is None:
         return why
@@ -389,7 +390,7 @@ def why_not_move(now: Now, action: MoveWagon) -> Why:
     return _why_not_stop(now, sq, to, found)
 
 
-def _why_not_stop(now: Now, sq: int, to: int, found: Reach) -> Why:
+def _why_not_stop(now: Now, sq: int, to: int, found: Reach) -> Broken:
     if to in found.stops:
         return None
     if to == now.board.centre:
@@ -403,7 +404,7 @@ def legal_return(now: Now) -> list[Action]:
     return [return_wagon(now.name(sq)) for sq in now.own_free_wagons() if now.reach(sq).home]
 
 
-def why_not_return(now: Now, action: ReturnWagon) -> Why:
+def why_not_return(now: Now, action: ReturnWagon) -> Broken:
     sq, why = _why_not_own_wagon(now, action.start)
     if sq is None:
         return why
@@ -412,7 +413,7 @@ def why_not_return(now: Now, action: ReturnWagon) -> Why:
     return None
 
 
-def _may_rotate_now(now: Now) -> Why:
+def _may_rotate_now(now: Now) -> Broken:
     if why := _why_not_action(now):
         return why
     if now.pos.actions_left < 2 and not now.pos.wagon_used:
@@ -442,7 +443,7 @@ def _rotations(name: str, shape: Shape, exits: int) -> tuple[Action, ...]:
     return tuple(rotate_tile(name, exits_text(m)) for m in shape_exits(shape) if m != exits)
 
 
-def why_not_rotate(now: Now, action: RotateTile) -> Why:
+def why_not_rotate(now: Now, action: RotateTile) -> Broken:
     if why := _may_rotate_now(now):
         return why
     sq, why = _bad_square(now, action.square)
@@ -475,7 +476,7 @@ def legal_rock(now: Now) -> list[Action]:
     return [move_rock(now.name(to)) for to in sorted(now.reach(pos.rock).stops)]
 
 
-def _why_not_rock_now(now: Now) -> Why:
+def _why_not_rock_now(now: Now) -> Broken:
     if why := _why_not_action(now):
         return why
     if not now.pos.wagon_used:
@@ -483,7 +484,7 @@ def _why_not_rock_now(now: Now) -> Why:
     return None
 
 
-def why_not_rock(now: Now, action: MoveRock) -> Why:
+def why_not_rock(now: Now, action: MoveRock) -> Broken:
     if why := _why_not_rock_now(now):
         return why
     to, why = _bad_square(now, action.to)
@@ -496,7 +497,7 @@ def why_not_rock(now: Now, action: MoveRock) -> Why:
     return _why_not_stop(now, rock, to, now.reach(rock))
 
 
-def why_not_end_turn(now: Now, action: EndTurn) -> Why:
+def why_not_end_turn(now: Now, action: EndTurn) -> Broken:
     if why := _in_phase(now, Phase.PLAY, "a turn ends"):
         return why
     if not now.pos.wagon_used and now.can_use_a_wagon():
@@ -545,8 +546,13 @@ def chance_outcomes(now: Now) -> list[tuple[Action, float]]:
     return []
 
 
-def why_not(now: Now, action: Action) -> Why:
-    """None if `action` is legal now, else the rule it breaks."""
+def why_not(now: Now, action: Action) -> Why | None:
+    """None if `action` is legal now, else the rule it breaks (the game's `State.why_not`)."""
+    broken = _broken(now, action)
+    return None if broken is None else Why(broken)
+
+
+def _broken(now: Now, action: Action) -> Broken:
     if isinstance(action, MoveWagon):
         return why_not_move(now, action)
     if isinstance(action, RotateTile):

@@ -6,7 +6,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any, Self
 
-from rules.core import CHANCE, Action, BadOptions, IllegalAction, JsonDict, Option, State
+from rules.core import CHANCE, Action, BadOptions, JsonDict, Option, State, Why
 from rules.minewagons import codec, legality, moves
 from rules.minewagons.actions import (
     CODEC,
@@ -92,12 +92,8 @@ class MineWagons(State):
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         return legality.chance_outcomes(self.now)
 
-    def is_legal(self, action: Action) -> bool:
-        return legality.why_not(self.now, action) is None
-
-    def explain_illegal(self, action: Action) -> IllegalAction:
-        why = legality.why_not(self.now, action)
-        return IllegalAction(why or "not a legal action at this point of the game", action)
+    def why_not(self, action: Action) -> Why | None:
+        return legality.why_not(self.now, action)
 
     def normalise(self, action: Action) -> Action:
         """Squares upper-case, exits in N, E, S, W order: the one form legal_actions uses."""

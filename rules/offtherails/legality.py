@@ -1,8 +1,9 @@
 """What a player may do now: for each action, its generator and its "why not" side by side.
 
-`legal_actions` lists every player action allowed now; `why_illegal` names the rule an action
-breaks, in players' words, or None when it is allowed. The two must agree (the conformance test
-checks them against each other over many candidate actions).
+`legal_actions` lists every player action allowed now; `why_not` names the rule an action breaks,
+in players' words, or None when it is allowed (the game's `State.why_not` for player actions; each
+`_why_not_*` check gives the rule as text). The two must agree (the conformance test checks them
+against each other over many candidate actions).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rules.core import Action, MalformedAction
+from rules.core import Action, MalformedAction, Why
 from rules.offtherails import actions
 from rules.offtherails.components import (
     CORNER_MASKS,
@@ -92,18 +93,21 @@ def legal_actions(tabletop: Tabletop) -> list[Action]:
     raise AssertionError(tabletop.phase)
 
 
-def why_illegal(tabletop: Tabletop, action: Action) -> str | None:
+def why_not(tabletop: Tabletop, action: Action) -> Why | None:
     """None if the player action is legal now, else the rule it breaks, in players' words."""
     rule = _RULES[type(action)]
     if tabletop.phase is not rule.phase:
-        return f"that is done in the {rule.phase.value} phase, not the {tabletop.phase.value} phase"
+        return Why(
+            f"that is done in the {rule.phase.value} phase, not the {tabletop.phase.value} phase"
+        )
     if rule.pending is not None and tabletop.moving.pending is not rule.pending:
         waiting, asked = _PENDING_WORDS[tabletop.moving.pending], _PENDING_WORDS[rule.pending]
-        return f"the move phase waits for {waiting}, not {asked}"
+        return Why(f"the move phase waits for {waiting}, not {asked}")
     try:
-        return rule.why_not(tabletop, action)
+        broken = rule.why_not(tabletop, action)
     except ValueError as e:  # a square or cart that does not exist, named in the message
-        return str(e)
+        return Why(str(e))
+    return None if broken is None else Why(broken)
 
 
 def normalise(action: Action) -> Action:

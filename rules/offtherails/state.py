@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Self
 
-from rules.core import CHANCE, Action, IllegalAction, JsonDict, State
+from rules.core import CHANCE, Action, JsonDict, State, Why
 from rules.offtherails import actions, chance, codec, legality, movement, play, scoring
 from rules.offtherails.components import (
     Board,
@@ -161,20 +161,16 @@ class OffTheRails(State):
     def normalise(self, action: Action) -> Action:
         return legality.normalise(action)
 
-    def is_legal(self, action: Action) -> bool:
+    def why_not(self, action: Action) -> Why | None:
         if action.CHANCE_OUTCOME:
-            return any(outcome == action for outcome, p in self.chance_outcomes() if p > 0)
-        return legality.why_illegal(self._tabletop, action) is None
-
-    def explain_illegal(self, action: Action) -> IllegalAction:
-        if action.CHANCE_OUTCOME:
+            if any(outcome == action for outcome, p in self.chance_outcomes() if p > 0):
+                return None
             possible = [outcome.describe() for outcome, p in self.chance_outcomes() if p > 0]
             shown = ", ".join(possible[:6])
             if len(possible) > 6:
                 shown += f" and {len(possible) - 6} more"
-            return IllegalAction("chance cannot give that now", action, f"possible: {shown}")
-        why = legality.why_illegal(self._tabletop, action)
-        return IllegalAction(why or "not possible now", action)
+            return Why("chance cannot give that now", f"possible: {shown}")
+        return legality.why_not(self._tabletop, action)
 
     def _apply(self, action: Action) -> None:
         play.carry_out(self._tabletop, action)

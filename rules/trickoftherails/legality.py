@@ -1,12 +1,12 @@
 """Who acts, and what they may do: each action's generator next to its "why not".
 
-`why_not(rules, d, action)` returns None for a legal action, else the rule it breaks (and the
-detail); `legal_actions` lists exactly the actions for which it returns None.
+`why_not(rules, d, action)` returns None for a legal action, else the `Why` (rule broken, and
+the detail); `legal_actions` lists exactly the actions for which it returns None.
 """
 
 from __future__ import annotations
 
-from rules.core import CHANCE, Action
+from rules.core import CHANCE, Action, Why
 from rules.trickoftherails import actions as act
 from rules.trickoftherails.cards import (
     CARDS,
@@ -21,8 +21,6 @@ from rules.trickoftherails.cards import (
 )
 from rules.trickoftherails.data import CHANCE_PHASES, Data, Hands, Phase, Rules
 from rules.trickoftherails.lane import Draw, draw_choices
-
-Why = tuple[str, str] | None  # (rule, detail) or None when legal
 
 # Built once: the actions are small frozen values, so the same object serves every game.
 PLAY = {c: act.Play(c) for c in CARDS}
@@ -93,32 +91,33 @@ def chance_outcomes(rules: Rules, d: Data) -> list[tuple[Action, float]]:
     return []
 
 
-def _why_not_chance(rules: Rules, d: Data, a: Action) -> Why:
+def _why_not_chance(rules: Rules, d: Data, a: Action) -> Why | None:
     if isinstance(a, act.LayLane):
         if d.phase is not Phase.LANE:
-            return "the trick lane is already laid", f"phase {d.phase}"
+            return Why("the trick lane is already laid", f"phase {d.phase}")
         choices = draw_choices(Draw(d.plan[0]), d.lane)
         if a.card not in choices:
-            return "that card cannot fill the next lane slot", f"one of {', '.join(choices)}"
+            return Why("that card cannot fill the next lane slot", f"one of {', '.join(choices)}")
         return None
     if isinstance(a, act.Deal | act.StartRailway):
         want = Phase.DEAL if isinstance(a, act.Deal) else Phase.RAILWAYS
         if d.phase is not want:
-            return f"no {a.TYPE} now", f"phase {d.phase}"
+            return Why(f"no {a.TYPE} now", f"phase {d.phase}")
         if a.card not in d.deck:
-            return "that card is not among the unseen railway cards", a.card
+            return Why("that card is not among the unseen railway cards", a.card)
         if isinstance(a, act.Deal) and a.seat != next_to_deal(rules, d):
-            return "cards are dealt one at a time round the table", (
-                f"the next card goes to seat {next_to_deal(rules, d)}"
+            return Why(
+                "cards are dealt one at a time round the table",
+                f"the next card goes to seat {next_to_deal(rules, d)}",
             )
         return None
     if isinstance(a, act.FirstLead):
         if d.phase is not Phase.FIRST_LEAD:
-            return "the first leader is already known", f"phase {d.phase}"
+            return Why("the first leader is already known", f"phase {d.phase}")
         if not 0 <= a.seat < rules.players:
-            return "no such seat", f"seats 0-{rules.players - 1}"
+            return Why("no such seat", f"seats 0-{rules.players - 1}")
         return None
-    return "not an action of Trick of the Rails", ""
+    return Why("not an action of Trick of the Rails")
 
 
 # ------------------------------------------------------------------ play a card
@@ -138,27 +137,31 @@ def plays(rules: Rules, d: Data) -> list[Action]:
     return [PLAY[c] for c in hand]
 
 
-def why_not_play(rules: Rules, d: Data, card: str) -> Why:
+def why_not_play(rules: Rules, d: Data, card: str) -> Why | None:
     if d.phase is not Phase.PLAY:
-        return "no trick is being played now", f"phase {d.phase}"
+        return Why("no trick is being played now", f"phase {d.phase}")
     info = CARDS.get(card)
     if info is None:
-        return "no such card", card
+        return Why("no such card", card)
     if info.kind is not Kind.RAILWAY:
-        return "only railway cards (numbered 1-10) are held and played", f"{card} is a {info.kind}"
+        return Why(
+            "only railway cards (numbered 1-10) are held and played", f"{card} is a {info.kind}"
+        )
     seat = to_play(rules, d)
     if rules.hands is Hands.TABLE:
         if card not in d.deck:
-            return "that card has been played or laid before", f"{card} is already on the table"
+            return Why(
+                "that card has been played or laid before", f"{card} is already on the table"
+            )
         return None
     hand = d.hands[seat]
     if card not in hand:
-        return "a card must come from the player's hand", f"seat {seat} does not hold {card}"
+        return Why("a card must come from the player's hand", f"seat {seat} does not hold {card}")
     led = led_company(d)
     if led is not None and info.company is not led:
         held = sum(1 for c in hand if COMPANY_OF[c] is led)
         if held:
-            return (
+            return Why(
                 f"a player who holds the led company {COMPANY_NAMES[led]} must follow it",
                 f"seat {seat} holds {held} card(s) of it",
             )
@@ -181,9 +184,9 @@ def _ends(rules: Rules, d: Data, company: Company) -> tuple[act.End, ...]:
     return (act.End.RIGHT,)
 
 
-def _why_not_end(rules: Rules, d: Data, company: Company, end: act.End) -> Why:
+def _why_not_end(rules: Rules, d: Data, company: Company, end: act.End) -> Why | None:
     if end is act.End.LEFT and not may_add_left(rules, d, company):
-        return (
+        return Why(
             "no card may go in front of the station card (option front_of_station)",
             f"the {COMPANY_NAMES[company]} railway begins with its station",
         )
@@ -194,9 +197,9 @@ def city_places(rules: Rules, d: Data) -> list[Action]:
     return [CITY[c, e] for c in COMPANIES for e in _ends(rules, d, c)]
 
 
-def why_not_city(rules: Rules, d: Data, a: act.PlaceCity) -> Why:
+def why_not_city(rules: Rules, d: Data, a: act.PlaceCity) -> Why | None:
     if d.phase is not Phase.PLACE_CITY:
-        return "no city card to place now", f"phase {d.phase}"
+        return Why("no city card to place now", f"phase {d.phase}")
     return _why_not_end(rules, d, a.company, a.end)
 
 
@@ -208,12 +211,12 @@ def locomotive_places(rules: Rules, d: Data) -> list[Action]:
     return [LOCOMOTIVE[c] for c in free_railways(d)]
 
 
-def why_not_locomotive(rules: Rules, d: Data, a: act.PlaceLocomotive) -> Why:
+def why_not_locomotive(rules: Rules, d: Data, a: act.PlaceLocomotive) -> Why | None:
     if d.phase not in (Phase.PLACE_LOCOMOTIVE, Phase.PLACE_INFINITE):
-        return "no locomotive to place now", f"phase {d.phase}"
+        return Why("no locomotive to place now", f"phase {d.phase}")
     have = d.locomotives[COMPANIES.index(a.company)]
     if have is not None:
-        return (
+        return Why(
             "a locomotive goes only to a railway that has none yet",
             f"the {COMPANY_NAMES[a.company]} railway has {have}",
         )
@@ -225,16 +228,16 @@ def track_ends(rules: Rules, d: Data) -> list[Action]:
     return [LAY[e] for e in _ends(rules, d, company)]
 
 
-def why_not_lay(rules: Rules, d: Data, a: act.LayTrack) -> Why:
+def why_not_lay(rules: Rules, d: Data, a: act.LayTrack) -> Why | None:
     if d.phase is not Phase.LAY_TRACK:
-        return "no card to add to a railway now", f"phase {d.phase}"
+        return Why("no card to add to a railway now", f"phase {d.phase}")
     company = COMPANY_OF[railway_card_of(d, d.to_lay[0])]
     return _why_not_end(rules, d, company, a.end)
 
 
-def why_not_settle(rules: Rules, d: Data) -> Why:
+def why_not_settle(rules: Rules, d: Data) -> Why | None:
     if d.phase is not Phase.REVOKE:
-        return "no revoke waits to be settled", f"phase {d.phase}"
+        return Why("no revoke waits to be settled", f"phase {d.phase}")
     return None
 
 
@@ -258,14 +261,14 @@ def legal_actions(rules: Rules, d: Data) -> list[Action]:
     return []
 
 
-def why_not(rules: Rules, d: Data, a: Action) -> Why:
-    """None if `a` is legal now, else (rule broken, detail)."""
+def why_not(rules: Rules, d: Data, a: Action) -> Why | None:
+    """None if `a` is legal now, else the rule it breaks (the game's `State.why_not`)."""
     if d.phase is Phase.OVER:
-        return "the game is over", ""
+        return Why("the game is over")
     if a.CHANCE_OUTCOME:
         return _why_not_chance(rules, d, a)
     if d.phase in CHANCE_PHASES:
-        return "a player action, but the cards are still being laid out", f"phase {d.phase}"
+        return Why("a player action, but the cards are still being laid out", f"phase {d.phase}")
     if isinstance(a, act.Play):
         return why_not_play(rules, d, a.card)
     if isinstance(a, act.LayTrack):
@@ -276,7 +279,7 @@ def why_not(rules: Rules, d: Data, a: Action) -> Why:
         return why_not_locomotive(rules, d, a)
     if isinstance(a, act.SettleRevoke):
         return why_not_settle(rules, d)
-    return "not an action of Trick of the Rails", ""
+    return Why("not an action of Trick of the Rails")
 
 
 def first_free_railway(d: Data) -> Company:

@@ -9,7 +9,7 @@ from dataclasses import replace
 from enum import StrEnum
 from typing import Any, Self
 
-from rules.core import Action, IllegalAction, JsonDict, Option, State
+from rules.core import Action, JsonDict, Option, State, Why
 from rules.trickoftherails import codec, legality, moves, scoring
 from rules.trickoftherails.actions import CODEC, Deal, LayLane, Play, StartRailway
 from rules.trickoftherails.cards import (
@@ -81,13 +81,8 @@ class TrickOfTheRails(State):
                 return replace(action, card=spelt)
         return action
 
-    def is_legal(self, action: Action) -> bool:
-        return legality.why_not(self.rules, self.d, action) is None
-
-    def explain_illegal(self, action: Action) -> IllegalAction:
-        why = legality.why_not(self.rules, self.d, action)
-        rule, detail = why if why is not None else ("not a legal action now", "")
-        return IllegalAction(rule, action, detail)
+    def why_not(self, action: Action) -> Why | None:
+        return legality.why_not(self.rules, self.d, action)
 
     def _apply(self, action: Action) -> None:
         moves.apply(self.rules, self.d, action, len(self._undo))

@@ -1,6 +1,10 @@
-"""The shared rules interface: action JSON, options, errors, atomic apply."""
+"""The shared rules interface: action JSON, options, errors, atomic apply, the legality hook,
+trying actions with `applied`."""
 
 from __future__ import annotations
+
+import random
+from typing import Any
 
 import pytest
 
@@ -8,13 +12,12 @@ import rules
 from rules.core import BadOptions, IllegalAction, MalformedAction
 from rules.offtherails import actions as act
 from rules.offtherails.components import Direction, Gem, Side
+from rules.playout import play_out
 
 
 def started(players: int = 2) -> rules.State:
     state = rules.new_game("offtherails", {"players": players}, 3)
     state.apply({"type": "choose_side", "side": "north"})
-    import random
-
     from rules.scenario import resolve_chance
 
     resolve_chance(state, random.Random(3))
@@ -192,3 +195,95 @@ def test_the_hidden_split_is_seen_only_by_its_owner() -> None:
     assert state.view(None)["move"]["pile"] == {"size_1": 2, "size_2": 2}
     state.apply({"type": "drop_pile", "pile": 2})
     assert state.to_json()["board"]["F9"]["jewels"]["gold"] == 2
+
+
+# ---- one legality hook, and trying actions with `applied`
+
+
+def first_steps(state: rules.State, count: int) -> list[rules.Action]:
+    """The first `count` legal actions of a copy of `state`, taken one after another."""
+    probe = state.clone()
+    steps = []
+    for _ in range(count):
+        action = probe.legal_actions()[0]
+        probe.apply(action)
+        steps.append(action)
+    return steps
+
+
+def test_is_legal_and_explain_illegal_ask_the_games_why_not() -> None:
+    state = started()
+    bad = act.PlaceTile("D9", "NS")
+    why = state.why_not(bad)
+    assert why is not None and "centre square of a mine" in why.rule
+    assert not state.is_legal(bad)
+    assert str(state.explain_illegal(bad)) == str(why.error(bad))
+    good = state.legal_actions()[0]
+    assert state.why_not(good) is None and state.is_legal(good)
+    with pytest.raises(ValueError, match="is legal now"):
+        state.explain_illegal(good)
+
+
+def test_the_default_why_not_asks_legal_actions_and_chance_outcomes() -> None:
+    state = rules.new_game("offtherails", {"players": 2}, 1)
+    state.apply({"type": "choose_side", "side": "north"})
+    assert state.current_player == rules.CHANCE
+    drawn = state.chance_outcomes()[0][0]
+    assert rules.State.why_not(state, drawn) is None
+    refused = rules.State.why_not(state, act.EndActions())
+    assert refused is not None and refused.rule == "not a legal action at this point of the game"
+
+
+def test_shared_checks_come_before_the_hook() -> None:
+    state = started()
+    assert not state.is_legal(state.parse_action({"type": "draw_gem", "gem": "ruby"}))
+    over = rules.new_game("trickoftherails", {"players": 3}, 2)
+    play_out(over, random.Random(2))
+    assert over.is_over
+    assert "the game is over" in str(over.explain_illegal(over.history[-1]))
+
+
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+def test_applied_applies_all_inside_and_undoes_all_after(game: str) -> None:
+    state = rules.new_game(game, {"players": 3}, 5)
+    before, history = state.to_json(), state.history
+    steps = first_steps(state, 3)
+    with state.applied([steps[0], steps[1].to_json(), steps[2]]) as done:
+        assert done == steps
+        assert state.history == history + steps
+    assert state.to_json() == before
+    assert state.history == history
+
+
+def test_applied_refused_part_way_leaves_the_state_as_before_and_raises() -> None:
+    state = started()
+    before, history = state.to_json(), state.history
+    good = first_steps(state, 2)
+    bad = {"type": "place_tile", "square": "D9", "exits": "NS"}
+    ran = False
+    with pytest.raises(IllegalAction, match="centre square of a mine"), state.applied([*good, bad]):
+        ran = True
+    assert not ran
+    assert state.to_json() == before
+    assert state.history == history
+
+
+def test_applied_undoes_when_the_block_raises() -> None:
+    state = started()
+    before, history = state.to_json(), state.history
+    with pytest.raises(RuntimeError, match="thrown inside"), state.applied(first_steps(state, 2)):
+        raise RuntimeError("thrown inside")
+    assert state.to_json() == before
+    assert state.history == history
+
+
+def test_applied_takes_back_what_the_block_left_on_top() -> None:
+    state = started()
+    before = state.to_json()
+    one, two = first_steps(state, 2)
+    with state.applied([one]):
+        state.apply(two)
+    assert state.to_json() == before
+    not_a_list: Any = one
+    with pytest.raises(TypeError, match="a list of actions"), state.applied(not_a_list):
+        pass
