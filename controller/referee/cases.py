@@ -66,14 +66,9 @@ def _from_a_phone(state: State, action: Action, referee: Referee) -> bool:
     if action.VISIBILITY is Visibility.INPUT:
         return any(a.VISIBILITY is not Visibility.INPUT for a in state.legal_actions())
     before = referee.table_of(state)
-    mark = len(state.history)
-    state.apply(action)
-    try:
-        _resolve(state)
+    with state.applied([action]):
+        _resolve(state)  # the draws it calls for, taken back with it
         return referee.table_of(state) == before
-    finally:
-        while len(state.history) > mark:
-            state.undo()
 
 
 def _stretch(
@@ -140,17 +135,11 @@ def follow(
 def _answer(state: State, verdict: Verdict, rest: list[Action], want: str) -> list[Action] | None:
     """The option the players would pick: the one that makes the state they made, or else the
     one whose actions they took."""
-    mark = len(state.history)
     for option in verdict.options:
-        try:
-            for action in (*verdict.actions, *option.actions):
-                state.apply(action)
+        with state.applied([*verdict.actions, *option.actions]):
             _resolve(state)
             if _key(state) == want:
                 return list(option.actions)
-        finally:
-            while len(state.history) > mark:
-                state.undo()
     taken = [a for a in rest if not a.CHANCE_OUTCOME]
     for option in verdict.options:
         if all(a in taken for a in option.actions if not a.CHANCE_OUTCOME):

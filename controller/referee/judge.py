@@ -462,54 +462,53 @@ class Referee:
             search.nodes += 1
             seat = state.current_player
             try:
-                state.apply(action)
+                with state.applied([action]):
+                    key = (*path.actions, action)
+                    after = search.tables.get(key)
+                    if after is None:  # the same node in a deeper pass: the same table
+                        after = search.tables[key] = self.table_of(state)
+                    moved = changed_locations(path.table, after)
+                    shows = bool(moved & search.changed)
+                    if step in (_StepKind.BY_HAND, _StepKind.SEEN_DRAW) and not self._progress(
+                        observation, search, path.table, after, moved
+                    ):
+                        continue  # a hand's action must make a changed location look as it does
+                    target = search.changed | search.pending
+                    off = (path.off - moved) | frozenset(
+                        n
+                        for n in moved - target
+                        if after.get(n, ()) != search.base_table.get(n, ())
+                    )
+                    if step in _UNSEEN and len(off) > max(len(path.off), 1):
+                        continue  # unseen moves show where the table changed (or stop on the way)
+                    if path.by_hand + (step is _StepKind.BY_HAND) >= 2:
+                        seen = (
+                            frozenset(Counter((*path.actions, action)).items()),
+                            frozenset((n, after.get(n, ())) for n in target | off),
+                        )
+                        if seen in search.visited:
+                            continue  # the same actions in another order, already searched
+                        search.visited.add(seen)
+                    if step is _StepKind.FORCED_INPUT:
+                        looks = (
+                            frozenset((n, after.get(n, ())) for n in moved),
+                            _next_choices(state, resolve_chance),
+                        )
+                        if looks in input_tables:
+                            continue  # as another input did, on the table and after: one reading
+                        input_tables.add(looks)
+                    child = path.then(
+                        action, step, after, shows, moved, CHANCE if seat is None else seat, off
+                    )
+                    if step is _StepKind.FORCED_INPUT and choices > 1 and path.asked is None:
+                        child = dataclasses.replace(child, asked=len(path.actions))
+                    found = len(search.found)
+                    self._extend(state, observation, search, resolve_chance, child)
+                    answered = answered or (
+                        step is _StepKind.FORCED_INPUT and len(search.found) > found
+                    )
             except ValueError:
-                continue
-            try:
-                key = (*path.actions, action)
-                after = search.tables.get(key)
-                if after is None:  # the same node in a deeper pass: the same table
-                    after = search.tables[key] = self.table_of(state)
-                moved = changed_locations(path.table, after)
-                shows = bool(moved & search.changed)
-                if step in (_StepKind.BY_HAND, _StepKind.SEEN_DRAW) and not self._progress(
-                    observation, search, path.table, after, moved
-                ):
-                    continue  # a hand's action must make a changed location look as it does
-                target = search.changed | search.pending
-                off = (path.off - moved) | frozenset(
-                    n for n in moved - target if after.get(n, ()) != search.base_table.get(n, ())
-                )
-                if step in _UNSEEN and len(off) > max(len(path.off), 1):
-                    continue  # unseen moves show where the table changed (or stop on the way)
-                if path.by_hand + (step is _StepKind.BY_HAND) >= 2:
-                    seen = (
-                        frozenset(Counter((*path.actions, action)).items()),
-                        frozenset((n, after.get(n, ())) for n in target | off),
-                    )
-                    if seen in search.visited:
-                        continue  # the same actions in another order, already searched
-                    search.visited.add(seen)
-                if step is _StepKind.FORCED_INPUT:
-                    looks = (
-                        frozenset((n, after.get(n, ())) for n in moved),
-                        _next_choices(state, resolve_chance),
-                    )
-                    if looks in input_tables:
-                        continue  # as another input did, on the table and after: one reading
-                    input_tables.add(looks)
-                child = path.then(
-                    action, step, after, shows, moved, CHANCE if seat is None else seat, off
-                )
-                if step is _StepKind.FORCED_INPUT and choices > 1 and path.asked is None:
-                    child = dataclasses.replace(child, asked=len(path.actions))
-                found = len(search.found)
-                self._extend(state, observation, search, resolve_chance, child)
-                answered = answered or (
-                    step is _StepKind.FORCED_INPUT and len(search.found) > found
-                )
-            finally:
-                state.undo()
+                continue  # refused by the rules: no step here
 
     def _progress(
         self,
@@ -714,42 +713,25 @@ class Referee:
 
     def _inputs_after(self, state: State, prefix: tuple[Action, ...]) -> list[Action]:
         """Every input the rules wait for once `prefix` is applied (the seat picks one)."""
-        for action in prefix:
-            state.apply(action)
-        try:
+        with state.applied(prefix):
             if state.is_over:
                 legal: list[Action] = []
             elif state.current_player == CHANCE:
                 legal = [a for a, p in state.chance_outcomes() if p > 0 and state.observed_chance()]
             else:
                 legal = state.legal_actions()
-        finally:
-            for _ in prefix:
-                state.undo()
         return [a for a in legal if a.VISIBILITY is Visibility.INPUT]
 
     def _seat_after(self, state: State, prefix: tuple[Action, ...]) -> int | None:
-        applied = 0
-        try:
-            for action in prefix:
-                state.apply(action)
-                applied += 1
+        with state.applied(prefix):
             seat = state.current_player
-        finally:
-            for _ in range(applied):
-                state.undo()
         return seat if seat is not None and seat >= 0 else None
 
     def _applied(self, state: State, observation: Observation, cand: _Candidate) -> Verdict:
         instructions: tuple[Instruction, ...] = ()
         if cand.leftover:
-            for action in cand.actions:
-                state.apply(action)
-            try:
+            with state.applied(cand.actions):
                 after = self.table_of(state)
-            finally:
-                for _ in cand.actions:
-                    state.undo()
             instructions = self._instructions_for(cand.leftover, after, observation)
         text = "applied: " + _text(cand.actions)
         if instructions:
@@ -901,11 +883,8 @@ class Referee:
                 continue
             if action.VISIBILITY is Visibility.TABLE and lifted not in _field_values(action):
                 continue
-            state.apply(action)
-            try:
+            with state.applied([action]):
                 after = self.table_of(state)
-            finally:
-                state.undo()
             for name in changed_locations(before, after):
                 if name != lifted and any(p.piece in moving for p in after.get(name, ())):
                     found.add(name)
@@ -940,17 +919,14 @@ def _field_values(action: Action) -> set[str]:
 
 def _next_choices(state: State, resolve_chance: ChanceResolver | None) -> frozenset[Action]:
     """What players may do next, past any draws the digital deck makes first."""
-    drawn = 0
-    try:
-        while state.current_player == CHANCE and drawn < 40:
+    with state.applied([]) as drawn:
+        while state.current_player == CHANCE and len(drawn) < 40:
             if resolve_chance is None or state.observed_chance():
                 return frozenset(a for a, _ in state.chance_outcomes())
-            state.apply(resolve_chance(state))
-            drawn += 1
+            outcome = resolve_chance(state)
+            state.apply(outcome)  # taken back with the block, as all it applies
+            drawn.append(outcome)
         return frozenset(state.legal_actions())
-    finally:
-        for _ in range(drawn):
-            state.undo()
 
 
 def _names_only_unchanged(action: Action, changed: frozenset[str], names: frozenset[str]) -> bool:

@@ -127,15 +127,11 @@ def _table_after(state: State, referee: Referee, actions: Any) -> dict[str, Piec
     """The rules' table after `actions` (chance drawn as the service draws it); state unchanged."""
     if not isinstance(actions, list):
         raise TableStepError("'after' holds a list of actions")
-    mark = len(state.history)
-    try:
+    with state.applied([]):
         for item in actions:
             state.apply(item)
-            _resolve(state)
+            _resolve(state)  # taken back with the block, as all it applies
         return dict(referee.table_of(state))
-    finally:
-        while len(state.history) > mark:
-            state.undo()
 
 
 def _put(spec: Any) -> dict[str, list[PlacedPiece]]:

@@ -105,11 +105,8 @@ class Bots:
             return BotStep.SAID
         if self.rng.random() < self.mistake_rate and self._make_mistake(expected):
             return BotStep.MISTAKE
-        state.apply(action)
-        try:
+        with state.applied([action]):
             after = game.referee.table_of(state)
-        finally:
-            state.undo()
         self._played = [*self._played[-5:], action]
         self.table.lay(after)
         self.stats.played += 1
@@ -126,11 +123,8 @@ class Bots:
         """Whether the action changes the table (else it comes from a phone)."""
         assert self.game.referee is not None
         before = self.game.referee.table_of(state)
-        state.apply(action)  # type: ignore[arg-type]
-        try:
+        with state.applied([action]):  # type: ignore[list-item]
             return self.game.referee.table_of(state) != before
-        finally:
-            state.undo()
 
     def _make_mistake(self, expected: dict[str, Pieces]) -> bool:
         """Lay a copy of a one-of-a-kind piece on an empty location: no legal move does that."""
