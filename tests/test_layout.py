@@ -75,3 +75,75 @@ def test_every_module_starts_with_a_docstring() -> None:
         if ast.get_docstring(ast.parse(path.read_text())) is None
     ]
     assert not missing, f"modules without a docstring: {missing}"
+
+
+# Inside the controller: each part imports only the parts below it. The referee is pure; the
+# game (its owner, the log, privacy) stands on the referee; the API reaches the table only through
+# the game's owner and its own `Table` protocol, never `controller.table`.
+CONTROLLER_MAY_IMPORT: dict[str, set[str]] = {
+    "referee": set(),
+    "game": {"referee"},
+    "vision_bridge": set(),
+    "simulated": {"game", "referee", "vision_bridge"},
+    "table": {"game", "referee", "simulated", "vision_bridge"},
+    "api": {"game", "referee"},
+    "config": {"table"},
+    "tools": {"config", "table", "game", "referee", "vision_bridge"},
+    "serve": {"api", "table", "config"},
+    "bench": {"api", "game", "referee", "simulated", "table", "vision_bridge", "config"},
+    "cli": {
+        "api", "bench", "config", "game", "referee", "serve", "simulated", "table", "tools",
+        "vision_bridge",
+    },
+}  # fmt: skip
+# What outside the controller each part may not reach for: the referee and the game know the
+# rules alone, the API knows no camera, board or firmware.
+CONTROLLER_FORBIDDEN = {
+    "referee": {"vision", "firmware_bridge", "hardware", "fastapi", "uvicorn", "sqlite3"},
+    "game": {"vision", "firmware_bridge", "hardware", "fastapi", "uvicorn"},
+    "api": {"vision", "firmware_bridge", "hardware", "cv2", "serial", "sqlite3"},
+}
+LOOSE_MODULES_AT_MOST = 6
+
+
+def _controller_part(path: Path) -> str:
+    parts = path.relative_to(ROOT / "controller").parts
+    return parts[0] if len(parts) > 1 else parts[0].removesuffix(".py")
+
+
+def _controller_imports(tree: ast.AST) -> set[str]:
+    parts: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = node.module.split(".")
+            if names[0] == "controller" and len(names) > 1:
+                parts.add(names[1])
+            elif node.module == "controller":
+                parts.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                names = alias.name.split(".")
+                if names[0] == "controller" and len(names) > 1:
+                    parts.add(names[1])
+    return parts
+
+
+def test_the_controller_is_sub_packages_with_few_loose_modules() -> None:
+    loose = sorted(p.name for p in (ROOT / "controller").glob("*.py"))
+    assert len(loose) <= LOOSE_MODULES_AT_MOST, loose
+    here = ROOT / "controller"
+    for part in CONTROLLER_MAY_IMPORT:
+        assert (here / part).is_dir() or (here / f"{part}.py").exists(), part
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "controller").rglob("*.py")), ids=str)
+def test_controller_parts_import_only_the_parts_below_them(path: Path) -> None:
+    part = _controller_part(path)
+    if part == "__init__":
+        return
+    assert part in CONTROLLER_MAY_IMPORT, f"{part}: a new part of the controller needs its rule"
+    tree = ast.parse(path.read_text(), str(path))
+    wrong = _controller_imports(tree) - CONTROLLER_MAY_IMPORT[part] - {part}
+    assert not wrong, f"{path.relative_to(ROOT)} imports controller.{sorted(wrong)}"
+    outside = imported_tops(tree) & CONTROLLER_FORBIDDEN.get(part, set())
+    assert not outside, f"{path.relative_to(ROOT)} imports {sorted(outside)}"

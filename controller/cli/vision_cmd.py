@@ -223,7 +223,7 @@ def write_markers(
     layout: Layout, catalogue: Catalogue, out: Path, title: str, dpi: int = 300
 ) -> list[Path]:
     """Print set for a `rules.physical.Layout` and `Catalogue`: mat tiles and sticker sheets."""
-    from controller.table.vision_bridge import board_geometry, stickers
+    from controller.vision_bridge import board_geometry, stickers
     from vision.printing import PrintSettings, write_print_set
 
     board = board_geometry(layout, catalogue)

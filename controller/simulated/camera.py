@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from controller.simulated.table import PhysicalTable
-from controller.table.vision_bridge import board_geometry
+from controller.vision_bridge import board_geometry
 from rules.physical import Catalogue, Layout
 from vision.render import Conditions, Hand, TableRenderer, View
 

@@ -28,7 +28,7 @@ from controller.simulated.camera import SimulatedCamera
 from controller.simulated.table import PhysicalTable
 from controller.table.gpio import GpioPins, TableIO
 from controller.table.systemd import notify, watchdog_interval
-from controller.table.vision_bridge import board_geometry, observation, stickers
+from controller.vision_bridge import board_geometry, observation, stickers
 from firmware_bridge.link import BoardLink
 from firmware_bridge.messages import Color, Square
 from rules.core import Visibility

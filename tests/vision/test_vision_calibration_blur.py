@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 
 import rules
-from controller.table.vision_bridge import board_geometry
+from controller.vision_bridge import board_geometry
 from vision.markers import detect, make_corner_detector
 from vision.render import Conditions, TableRenderer, View
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 import rules
-from controller.table.vision_bridge import board_geometry, stickers
+from controller.vision_bridge import board_geometry, stickers
 from vision.markers import Image
 from vision.pipeline import VisionPipeline
 from vision.readings import LocationState, SettledView

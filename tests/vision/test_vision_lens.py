@@ -11,7 +11,7 @@ import pytest
 from vision_testkit import STICKERS
 
 import rules
-from controller.table.vision_bridge import board_geometry
+from controller.vision_bridge import board_geometry
 from vision.calibration import Calibrator, project
 from vision.geometry import BoardGeometry
 from vision.lens import Lens, load_lens, save_lens

@@ -12,7 +12,7 @@ from vision_testkit import STICKERS
 import rules
 from controller.cli import main
 from controller.cli.vision_cmd import write_markers
-from controller.table.vision_bridge import board_geometry, observation, stickers
+from controller.vision_bridge import board_geometry, observation, stickers
 from rules.physical import (
     Catalogue,
     CatalogueEntry,
@@ -160,7 +160,7 @@ def test_sticker_caption_shows_the_id_and_at_most_three_label_lines() -> None:
 
 
 def test_no_seam_cuts_a_corner_marker_of_any_game() -> None:
-    from controller.table.vision_bridge import board_geometry
+    from controller.vision_bridge import board_geometry
     from vision.printing import seams
 
     for name, info in sorted(rules.GAMES.items()):
@@ -189,7 +189,7 @@ def test_no_seam_cuts_a_corner_marker_of_any_game() -> None:
 
 
 def test_the_off_the_rails_mat_used_to_be_cut_through_its_bottom_markers() -> None:
-    from controller.table.vision_bridge import board_geometry
+    from controller.vision_bridge import board_geometry
     from vision.printing import seams
 
     info = rules.game_info("offtherails")
