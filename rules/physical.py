@@ -176,13 +176,3 @@ class TableObservation:
 
     def as_dict(self) -> dict[str, tuple[PlacedPiece, ...]]:
         return dict(self.pieces)
-
-    def differences(self, other: TableObservation) -> list[str]:
-        """Location names whose pieces differ between two observations (unknown ones skipped)."""
-        mine, theirs = self.as_dict(), other.as_dict()
-        skip = self.unknown | other.unknown
-        return sorted(
-            n
-            for n in set(mine) | set(theirs)
-            if n not in skip and mine.get(n, ()) != theirs.get(n, ())
-        )

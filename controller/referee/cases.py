@@ -19,7 +19,7 @@ from enum import StrEnum
 from controller.referee.deck import digital_draw
 from controller.referee.judge import Referee, Verdict, VerdictKind
 from controller.referee.observe import LocationView, Observation, Seen
-from controller.referee.tables import Pieces
+from controller.referee.tables import Pieces, changed_locations
 from rules.core import CHANCE, Action, GameInfo, State, Visibility
 from rules.physical import PlacedPiece, TableObservation
 from rules.playout import Policy, choose
@@ -87,13 +87,7 @@ def _stretch(
         taken.append(state.history[-1])
         if action.VISIBILITY is Visibility.TABLE:
             after = referee.table_of(state)
-            placed.append(
-                {
-                    n: after.get(n, ())
-                    for n in set(before) | set(after)
-                    if before.get(n) != after.get(n)
-                }
-            )
+            placed.append({n: after.get(n, ()) for n in changed_locations(before, after)})
         _resolve(state)
     return (taken, placed) if placed else None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -335,3 +336,31 @@ def test_the_referees_question_reaches_its_seat_and_the_host_only(tmp_path: Path
         other = client.get("/api/verdict", headers=who).json()
         assert other["options"] == [] and "red-white" not in json.dumps(other)
         assert other["text"] == other["words"] == "seat 0 is asked how the table came about"
+
+
+def _first_view(client: TestClient, headers: dict[str, str]) -> dict[str, Any]:
+    """The whole view the stream sends right after connecting (`event: snapshot`)."""
+    with client.stream("GET", "/api/stream", headers=headers) as r:
+        kind = ""
+        for line in r.iter_lines():
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: ") and kind == "snapshot":
+                data: dict[str, Any] = json.loads(line[6:])
+                return data
+    raise AssertionError("no snapshot on the stream")
+
+
+def test_the_stream_carries_each_askers_whole_view_and_no_one_elses(client: TestClient) -> None:
+    _trick(client)
+    seat0 = _seat(client, 0)
+    mine = _first_view(client, seat0)
+    public = _first_view(client, {})
+    assert mine["state"] == client.get("/api/state", headers=seat0).json()
+    assert mine["table"] == client.get("/api/table").json()
+    assert mine["choices"] == client.get("/api/choices", headers=seat0).json()
+    assert public["state"] == client.get("/api/state").json()
+    hand = mine["state"]["private"]["hand"]
+    assert hand and public["state"]["private"] == {} and public["choices"] == []
+    seen = json.dumps(public)
+    assert not [card for card in hand if f'"{card}"' in seen]
