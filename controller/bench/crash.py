@@ -1,6 +1,6 @@
 """Pulled plugs: a scripted game killed with SIGKILL at random points, restarted each time.
 
-The worker plays a scripted game through the table session (each action chosen from the game's
+The worker plays a scripted game through the live game (each action chosen from the game's
 seed and the number of steps so far, so a restarted worker carries on the same script) and prints
 `ACK n` once the n-th step is on disk. The runner kills it at random moments, restarts it, and
 checks after every restart that the state is exactly the script's state after the steps in the
@@ -35,17 +35,17 @@ def scripted_action(state: State) -> dict[str, object]:
 
 def worker(data_dir: Path, game: str, players: int, seed: int, steps: int) -> int:
     """Resume or start the game, then play the script, acknowledging each step once on disk."""
-    session = LiveGame(EventLog(data_dir / "railtable.sqlite3"))
-    if not session.resume():
-        session.start(game, {"players": players}, seed)
+    live = LiveGame(EventLog(data_dir / "railtable.sqlite3"))
+    if not live.resume():
+        live.start(game, {"players": players}, seed)
     while True:
-        state = session.state
+        state = live.state
         if state is None or state.is_over or len(state.history) >= steps:
             print("DONE", flush=True)
             return 0
         seat = state.current_player
         assert seat is not None and seat != CHANCE
-        session.act(Asker.at(seat), scripted_action(state))
+        live.act(Asker.at(seat), scripted_action(state))
         print(f"ACK {len(state.history)}", flush=True)
 
 
