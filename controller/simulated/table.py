@@ -18,6 +18,7 @@ _LOOKS: dict[str, tuple[float, tuple[int, int, int]]] = {
     "chasm_token": (30.0, (40, 40, 40)),
 }
 _CARD = (60.0, (245, 245, 245))
+_FAN_PITCH_MM = 30.0  # a fanned card's visible part: its corner marker and a margin
 
 
 class PhysicalTable:
@@ -58,18 +59,30 @@ class PhysicalTable:
             )
 
     def content(self) -> dict[str, tuple[PlacedMarker, ...]]:
-        """The table for the camera's renderer: one marker per piece, turned as it lies."""
+        """The table for the camera's renderer: one marker per piece, turned as it lies. Several
+        loose pieces in one area stand side by side, and several cards in one area (a seat's
+        shares) are fanned out, as players lay them, so that each one's marker shows."""
         out: dict[str, tuple[PlacedMarker, ...]] = {}
+        narrowest = {loc.name: min(loc.w_mm, loc.h_mm) for loc in self.layout.locations}
         for name, pieces in self.pieces().items():
             loose = [p for p in pieces if p.piece in self.magnetic]
+            cards = [p for p in pieces if p.piece.kind not in _LOOKS]
             spread = self._spread(name, len(loose))
+            fanned = self._fan(name, len(cards))
             markers = []
             for placed in pieces:
                 entry = self.by_piece.get(placed.piece)
                 if entry is None:
                     continue
                 body, colour = _LOOKS.get(placed.piece.kind, _CARD)
-                dx, dy = spread.pop(0) if placed in loose and spread else (0.0, 0.0)
+                dx, dy = 0.0, 0.0
+                if placed in loose and spread:
+                    dx, dy = spread.pop(0)
+                elif placed in cards and fanned:
+                    dx, dy, pitch = fanned.pop(0)
+                    body = max(entry.size_mm + 4.0, min(body, pitch - 2.0))
+                if placed in cards:  # a card in a narrow slot shows its strip, the rest lies under
+                    body = max(entry.size_mm + 4.0, min(body, narrowest[name] - 2.0))
                 markers.append(
                     PlacedMarker(
                         entry.marker_id, placed.rotation % 4, entry.size_mm, body, colour, dx, dy
@@ -89,3 +102,23 @@ class PhysicalTable:
         if where.w_mm >= where.h_mm:
             return [(x, 0.0) for x in offsets]
         return [(0.0, y) for y in offsets]
+
+    def _fan(self, name: str, count: int) -> list[tuple[float, float, float]]:
+        """Where several cards in one area lie, fanned in rows so each marker shows: offsets
+        from the area's centre and the pitch between neighbours (a card's visible part)."""
+        if count < 2:
+            return []
+        where = self.layout.location(name)
+        long, short = max(where.w_mm, where.h_mm), min(where.w_mm, where.h_mm)
+        per_row = max(1, min(count, int(long // _FAN_PITCH_MM)))
+        rows = -(-count // per_row)
+        pitch = min(long / per_row, 60.0)
+        row_pitch = short / rows
+        out = []
+        for i in range(count):
+            row, col = divmod(i, per_row)
+            along = (col - (per_row - 1) / 2) * pitch
+            across = (row - (rows - 1) / 2) * row_pitch
+            dx, dy = (along, across) if where.w_mm >= where.h_mm else (across, along)
+            out.append((dx, dy, min(pitch, row_pitch)))
+        return out
