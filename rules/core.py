@@ -554,3 +554,7 @@ class GameInfo:
     # Every action the game's JSON can spell near a state, legal or not: the conformance test
     # checks `is_legal(a) == (a in legal_actions())` over them.
     candidates: Callable[[Any], Iterable[Action]] | None = None
+    # What the table shows the moment a player's action is laid, before the rules' consequences
+    # of it are carried out by hand (the last card of a trick lands in its slot, then the trick
+    # is resolved); None where it is the table after the action. From the state before it.
+    table_while_played: Callable[[Any, Action], TableObservation | None] | None = None

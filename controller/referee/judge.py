@@ -207,6 +207,8 @@ class _Path:
     seats: frozenset[int] = frozenset()  # who acted (CHANCE for draws)
     off: frozenset[str] = frozenset()  # locations it changed where the table did not change
     asked: int | None = None  # where an input was taken that the table cannot tell from others
+    shown: Mapping[str, Pieces] = field(default_factory=dict)  # where the table may still show
+    # a play as it was laid, its consequences not yet carried out by hand (a trick's last card)
 
     @property
     def run_shows(self) -> bool:
@@ -228,8 +230,12 @@ class _Path:
         moved: frozenset[str],
         seat: int,
         off: frozenset[str],
+        laid: Mapping[str, Pieces] | None = None,
     ) -> _Path:
+        """The path one step longer; `laid`: where the table may show this play as laid."""
         by_hand = step is _StepKind.BY_HAND
+        shown = {n: ps for n, ps in self.shown.items() if n not in moved}
+        shown.update(laid or {})
         by_rules = by_hand or step in (_StepKind.DRAWN, _StepKind.SEEN_DRAW)
         return _Path(
             (*self.actions, action),
@@ -242,6 +248,8 @@ class _Path:
             self.steps + (step is not _StepKind.DRAWN),
             self.seats | {seat},
             off,
+            None,  # set by the caller where this very step is the input asked
+            shown,
         )
 
 
@@ -265,8 +273,10 @@ class Referee:
         expected_table: Callable[[Any], TableObservation],
         catalogue: Catalogue,
         limits: Limits | None = None,
+        while_played: Callable[[Any, Action], TableObservation | None] | None = None,
     ) -> None:
         self.expected_table = expected_table
+        self.while_played = while_played
         self.limits = limits or Limits()
         entries = catalogue.by_piece()
         self._rotations = {p: e.rotations for p, e in entries.items()}
@@ -279,7 +289,7 @@ class Referee:
     def for_game(info: GameInfo, limits: Limits | None = None) -> Referee:
         if info.expected_table is None or info.catalogue is None:
             raise ValueError(f"{info.title} has no physical form: the referee cannot judge it")
-        return Referee(info.expected_table, info.catalogue(), limits)
+        return Referee(info.expected_table, info.catalogue(), limits, info.table_while_played)
 
     # ---- comparing pieces
     def canonical(self, pieces: Iterable[PlacedPiece]) -> Pieces:
@@ -300,6 +310,16 @@ class Referee:
                 same = known[pieces] = self.canonical(pieces)
             out[name] = same
         return out
+
+    def table_as_laid(self, state: State, action: Action) -> dict[str, Pieces] | None:
+        """The table the moment `action` is laid, before its consequences are carried out by
+        hand (the game's `table_while_played`), or None where that is the table after it."""
+        if self.while_played is None:
+            return None
+        during = self.while_played(state, action)
+        if during is None:
+            return None
+        return {n: self.canonical(ps) for n, ps in during.pieces}
 
     def fits(self, view: LocationView, pieces: Pieces) -> bool:
         """Whether what is seen of a location agrees with these pieces lying there."""
@@ -461,6 +481,7 @@ class Referee:
                 continue
             search.nodes += 1
             seat = state.current_player
+            during = self.table_as_laid(state, action) if step is _StepKind.BY_HAND else None
             try:
                 with state.applied([action]):
                     key = (*path.actions, action)
@@ -469,8 +490,20 @@ class Referee:
                         after = search.tables[key] = self.table_of(state)
                     moved = changed_locations(path.table, after)
                     shows = bool(moved & search.changed)
-                    if step in (_StepKind.BY_HAND, _StepKind.SEEN_DRAW) and not self._progress(
-                        observation, search, path.table, after, moved
+                    laid = None
+                    if during is not None:  # the play as laid, its consequences still to do
+                        laid = {n: during.get(n, ()) for n in changed_locations(during, after)}
+                        as_laid = {**after, **laid}
+                        shown = changed_locations(path.table, as_laid)
+                        shows = shows or bool(shown & search.changed)
+                    else:
+                        as_laid, shown = after, moved
+                    if step in (_StepKind.BY_HAND, _StepKind.SEEN_DRAW) and not (
+                        self._progress(observation, search, path.table, after, moved)
+                        or (
+                            laid is not None
+                            and self._progress(observation, search, path.table, as_laid, shown)
+                        )
                     ):
                         continue  # a hand's action must make a changed location look as it does
                     target = search.changed | search.pending
@@ -498,7 +531,14 @@ class Referee:
                             continue  # as another input did, on the table and after: one reading
                         input_tables.add(looks)
                     child = path.then(
-                        action, step, after, shows, moved, CHANCE if seat is None else seat, off
+                        action,
+                        step,
+                        after,
+                        shows,
+                        moved,
+                        CHANCE if seat is None else seat,
+                        off,
+                        laid,
                     )
                     if step is _StepKind.FORCED_INPUT and choices > 1 and path.asked is None:
                         child = dataclasses.replace(child, asked=len(path.actions))
@@ -600,8 +640,11 @@ class Referee:
         """Record the path if it explains the table; True if it leaves nothing to do."""
         table = path.table
         for name in search.changed:
-            if not self.fits(observation.view(name), table.get(name, ())):
-                return False
+            view = observation.view(name)
+            if not self.fits(view, table.get(name, ())) and not (
+                name in path.shown and self.fits(view, path.shown[name])
+            ):
+                return False  # as the rules have it, or as a play was laid (still to resolve)
         touched = changed_locations(table, search.base_table)
         leftover = frozenset(
             n

@@ -105,8 +105,11 @@ class Bots:
             return BotStep.SAID
         if self.rng.random() < self.mistake_rate and self._make_mistake(expected):
             return BotStep.MISTAKE
+        laid = game.referee.table_as_laid(state, action)  # the card in its slot, say
         with state.applied([action]):
             after = game.referee.table_of(state)
+        if laid is not None and laid != after:
+            after = laid  # as players do: lay the play, then carry out what it causes
         self._played = [*self._played[-5:], action]
         self.table.lay(after)
         self.stats.played += 1

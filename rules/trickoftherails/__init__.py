@@ -4,8 +4,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core import Action, GameInfo
-from rules.physical import Layout
+from rules.physical import Layout, TableObservation
 from rules.trickoftherails import legality, physical
+from rules.trickoftherails.actions import Play
 from rules.trickoftherails.bot import bot_action
 from rules.trickoftherails.state import GAME, OPTIONS, TrickOfTheRails
 
@@ -16,6 +17,15 @@ def _start(options: dict[str, object], seed: int) -> TrickOfTheRails:
 
 def _candidates(state: TrickOfTheRails) -> list[Action]:
     return legality.candidates(state.rules, state.d)
+
+
+def _while_played(state: TrickOfTheRails, action: Action) -> TableObservation | None:
+    """A card played lies in its trick slot before the trick it ends is resolved by hand."""
+    if not isinstance(action, Play) or state.current_player is None or state.current_player < 0:
+        return None
+    if len(state.d.trick) < int(state.options["players"]) - 1:
+        return None  # not the trick's last card: the table after the play is the one laid
+    return physical.table_when_played(state, action.card)
 
 
 def _layout(options: Mapping[str, Any]) -> Layout:
@@ -35,6 +45,7 @@ GAME_INFO = GameInfo(
     catalogue=physical.catalogue,
     expected_table=physical.expected_table,
     candidates=_candidates,
+    table_while_played=_while_played,
 )
 
 __all__ = ["GAME_INFO", "OPTIONS", "TrickOfTheRails"]
