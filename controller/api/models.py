@@ -10,7 +10,12 @@ from controller.game.access import Refusal
 
 MAX_ID = 2**62  # row ids and game ids fit SQLite's integers with room to spare
 
-STATUS = {Refusal.NOT_ALLOWED: 403, Refusal.NOT_NOW: 409, Refusal.REFUSED: 422}
+STATUS = {
+    Refusal.NOT_ALLOWED: 403,
+    Refusal.NOT_NOW: 409,
+    Refusal.REFUSED: 422,
+    Refusal.UNAVAILABLE: 503,
+}
 """The HTTP status for each kind of refusal: the game says why, the API says it in HTTP."""
 
 
@@ -60,4 +65,5 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
     409: {"model": Problem, "description": "not now (no question to answer, nothing to undo)"},
     422: {"model": Problem, "description": "malformed, or refused by the rules"},
     429: {"model": Problem, "description": "too many wrong PINs: wait"},
+    503: {"model": Problem, "description": "the table cannot keep it (its log is not writable)"},
 }

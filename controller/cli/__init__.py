@@ -16,6 +16,7 @@ from controller.cli import (
     vision_cmd,
 )
 from controller.cli._types import UsageError
+from controller.game.store import StoreError
 
 # Each module adds its own sub-commands and `bench` targets; none of them touches another's.
 _AREAS = (rules_cmd, board_cmd, vision_cmd, serve_cmd, referee_cmd, bench_cmd, doctor_cmd)
@@ -44,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
-EXPECTED = (UsageError, ValueError, KeyError, OSError)
+EXPECTED = (UsageError, ValueError, KeyError, OSError, StoreError)
 """What a user's input can cause (a bad flag value, an unknown game, a file that is not there);
 anything else is a bug and keeps its traceback."""
 

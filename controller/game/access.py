@@ -42,6 +42,7 @@ class Refusal(StrEnum):
     NOT_ALLOWED = "not_allowed"  # not for who is asking (a spectator acting, another seat)
     NOT_NOW = "not_now"  # nothing to answer, nothing to undo, no game open
     REFUSED = "refused"  # malformed, or against the rules
+    UNAVAILABLE = "unavailable"  # the table cannot keep it now (the event log cannot be written)
 
 
 class Refused(ValueError):

@@ -8,12 +8,20 @@ synchronous and single-threaded: only the thread of its `GameOwner` calls it.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from controller.game.access import Asker, Refusal, Refused, Role
-from controller.game.store import Event, EventKind, EventLog, GameRecord, action_entry
+from controller.game.store import (
+    Event,
+    EventKind,
+    EventLog,
+    GameRecord,
+    StoreError,
+    action_entry,
+)
 from controller.referee.deck import digital_draw
 from controller.referee.judge import Alternative, Referee, Verdict, VerdictKind
 from controller.referee.observe import Observation
@@ -21,6 +29,7 @@ from controller.referee.tables import Pieces, as_laid, changed_locations
 from rules.core import CHANCE, Action, GameInfo, IllegalAction, State, Visibility
 from rules.registry import game_info, new_game
 
+log = logging.getLogger("railtable")
 Listener = Callable[[Event], None]
 
 
@@ -38,6 +47,8 @@ class LiveGame:
         self.verdict: Verdict | None = None  # the last verdict, while it stands
         self.last_move: frozenset[str] = frozenset()  # locations the last players' move changed
         self.changes = 0  # counts every change anyone may see: the owner publishes on a new count
+        self.store_problem: str | None = None  # why the last write failed, until one works
+        self._written: dict[str, Any] | None = None  # the verdict last written to the log
 
     # ---- games
     def resume(self) -> bool:
@@ -92,6 +103,7 @@ class LiveGame:
         self.table = self.referee.table_of(state) if self.referee else {}
         self.verdict = None
         self.last_move = frozenset()
+        self._written = None
 
     def _open(self) -> tuple[GameRecord, State]:
         if self.record is None or self.state is None:
@@ -110,18 +122,24 @@ class LiveGame:
         if verdict.kind in (VerdictKind.APPLIED, VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
             applied = self._apply_all(state, list(verdict.actions))
             entries += [action_entry(seat, action) for seat, action in applied]
-        if verdict.kind is VerdictKind.ALERT:
-            entries.append((None, EventKind.ALERT, verdict.to_json()))
-        elif verdict.kind is VerdictKind.INSTRUCTIONS or verdict.instructions:
-            entries.append((None, EventKind.INSTRUCTION, verdict.to_json()))
-        if verdict.kind is not VerdictKind.IN_SYNC or self.verdict is not None:
-            entries.append((verdict.seat, EventKind.VERDICT, verdict.to_json()))
+        said = verdict.to_json()
+        if applied or said != self._written:  # a verdict that has not changed is not written again
+            if verdict.kind is VerdictKind.ALERT:
+                entries.append((None, EventKind.ALERT, said))
+            elif verdict.kind is VerdictKind.INSTRUCTIONS or verdict.instructions:
+                entries.append((None, EventKind.INSTRUCTION, said))
+            if verdict.kind is not VerdictKind.IN_SYNC or self.verdict is not None:
+                entries.append((verdict.seat, EventKind.VERDICT, said))
         try:
-            events = self.log.append(record.id, entries) if entries else []
-        except BaseException:
+            events = self._write(record.id, entries) if entries else []
+        except BaseException as error:
             for _ in applied:
                 state.undo()
+            if isinstance(error, Refused):
+                return None  # nothing applied: the table is judged again once the log is back
             raise
+        if entries:
+            self._written = said
         if verdict.settles_table:
             self.table = as_laid(self.table, observation)
         self.verdict = None if verdict.kind is VerdictKind.IN_SYNC else verdict
@@ -169,9 +187,10 @@ class LiveGame:
 
     def _commit(self, record: GameRecord, state: State, actions: list[Action]) -> list[Event]:
         """Apply actions a person gave, log them (on disk before anyone hears), then go on."""
+        self._written = None  # the game moved on: the next verdict is news
         applied = self._apply_all(state, actions)
         try:
-            events = self.log.append(record.id, [action_entry(s, a) for s, a in applied])
+            events = self._write(record.id, [action_entry(s, a) for s, a in applied])
         except BaseException:
             for _ in applied:
                 state.undo()
@@ -190,16 +209,24 @@ class LiveGame:
         record, state = self._open()
         taken = 0
         undone = 0
+        taken_back: list[Action] = []
         while taken < count:
             if not state.history:
                 break
             action = state.undo()
+            taken_back.append(action)
             undone += 1
             if not action.CHANCE_OUTCOME:
                 taken += 1
         if not undone:
             raise Refused("nothing to undo", Refusal.NOT_NOW)
-        events = self.log.append(record.id, [(None, EventKind.UNDO, {"count": undone})])
+        self._written = None
+        try:
+            events = self._write(record.id, [(None, EventKind.UNDO, {"count": undone})])
+        except BaseException:
+            for action in reversed(taken_back):
+                state.apply(action)  # not on disk: not taken back
+            raise
         if self.referee is not None:
             self.table = self.referee.table_of(state)
         self.verdict = None
@@ -237,6 +264,25 @@ class LiveGame:
             self.last_move = changed_locations(before, self.referee.table_of(state))
         return done
 
+    def _write(
+        self, game_id: int, entries: list[tuple[int | None, EventKind, Any]]
+    ) -> list[Event]:
+        """Rows on disk, or a refusal saying the log cannot be written (a full disk): what the
+        service says in its status until a write works again."""
+        try:
+            events = self.log.append(game_id, entries)
+        except StoreError as error:
+            if self.store_problem != str(error):
+                self.store_problem = str(error)
+                self.changes += 1
+                log.warning("%s", error)
+            raise Refused(f"{error}; nothing was changed", Refusal.UNAVAILABLE) from None
+        if self.store_problem is not None:
+            self.store_problem = None
+            self.changes += 1
+            log.info("the event log is written again")
+        return events
+
     def _draw_chance(self) -> None:
         """Resolve pending chance with the digital deck; each draw is logged before it counts."""
         record, state = self._open()
@@ -244,7 +290,7 @@ class LiveGame:
             outcome = digital_draw(state)
             state.apply(outcome)
             try:
-                events = self.log.append(record.id, [action_entry(CHANCE, state.history[-1])])
+                events = self._write(record.id, [action_entry(CHANCE, state.history[-1])])
             except BaseException:
                 state.undo()
                 raise

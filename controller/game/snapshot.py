@@ -37,6 +37,7 @@ class GameSnapshot:
     is_over: bool = False
     verdict_kind: str | None = None
     verdict_text: str | None = None
+    store_problem: str | None = None  # why the event log cannot be written now, if it cannot
     by_audience: Mapping[Asker, JsonDict] = field(default_factory=lambda: MappingProxyType({}))
 
     def for_asker(self, who: Asker) -> JsonDict:
@@ -60,6 +61,10 @@ class GameSnapshot:
             "verdict": None
             if self.verdict_kind is None
             else {"kind": self.verdict_kind, "text": self.verdict_text},
+            "store": {
+                "state": "ok" if self.store_problem is None else "failing",
+                "detail": self.store_problem or "",
+            },
         }
 
 
@@ -67,7 +72,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
     """A snapshot of the live game (called on the owner's thread, between commands)."""
     record, state, info = game.record, game.state, game.info
     if record is None or state is None or info is None:
-        return GameSnapshot(version, row)
+        return GameSnapshot(version, row, store_problem=game.store_problem)
     players = int(state.options.get("players", 0))
     verdict = game.verdict
     table = None
@@ -104,6 +109,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
         state.is_over,
         None if verdict is None else verdict.kind.value,
         None if verdict is None else verdict.text,
+        game.store_problem,
         MappingProxyType(by_audience),
     )
 

@@ -221,13 +221,19 @@ class EventLog(_Queries):
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         db = self._db()
-        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            raise StoreError(f"event log {self.path} cannot be written: {error}") from None
         try:
             yield db
-        except BaseException:
-            db.execute("ROLLBACK")
+            db.execute("COMMIT")
+        except BaseException as error:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            if isinstance(error, sqlite3.Error):
+                raise StoreError(f"event log {self.path} cannot be written: {error}") from None
             raise
-        db.execute("COMMIT")
 
     # ---- games
     def start_game(self, game: str, options: dict[str, Any], seed: int) -> tuple[int, Event]:

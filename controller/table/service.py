@@ -352,6 +352,8 @@ class TableService:
         ):
             self._judged = observed
             verdict = self.game.observe(observed)
+            if self.game.store_problem is not None:
+                self._judged = None  # not kept: judged again once the log can be written
             self._show(verdict)
         if self.bots is not None and now >= self._next_bot and self._settled():
             self._next_bot = now + self.settings.bot_period_s

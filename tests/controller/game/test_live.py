@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from pathlib import Path
@@ -14,7 +15,7 @@ from controller.game.store import EventKind, EventLog, StoreError
 from controller.referee.judge import VerdictKind
 from controller.referee.observe import Observation
 from rules.core import CHANCE
-from rules.physical import TableObservation
+from rules.physical import PlacedPiece, TableObservation
 from rules.playout import Policy, choose
 
 
@@ -175,3 +176,51 @@ def test_a_new_game_on_a_table_with_pieces_asks_to_clear_them(tmp_path: Path) ->
     verdict = game.observe(Seen.exact(TableObservation.of(left), names))
     assert verdict is not None and verdict.kind is VerdictKind.INSTRUCTIONS
     assert "take the straight track" in verdict.text and "F11" in verdict.text
+
+
+def test_a_full_disk_refuses_changes_in_words_and_says_so_until_it_is_back(tmp_path: Path) -> None:
+    from controller.game.access import Refusal
+    from controller.game.snapshot import take
+
+    game = _game(tmp_path)
+    game.start("offtherails", {"players": 2}, seed=1)
+    db = game.log.db
+    pages = db.execute("PRAGMA page_count").fetchone()[0]
+    db.execute(f"PRAGMA max_page_count = {pages + 2}")  # SQLite's own 'disk is full'
+    with pytest.raises(sqlite3.OperationalError):
+        for _ in range(100):  # fill it with rows replay passes over
+            db.execute(
+                "INSERT INTO events (game_id, at, seat, kind, data) VALUES (?, 0, NULL, ?, ?)",
+                (game.record.id, "input", json.dumps({"pad": "x" * 2000})),  # type: ignore[union-attr]
+            )
+    history = list(game.state.history)  # type: ignore[union-attr]
+    with pytest.raises(Refused) as refused:
+        game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
+    assert game.state.history == history  # type: ignore[union-attr]
+    assert refused.value.why is Refusal.UNAVAILABLE
+    assert "cannot be written" in str(refused.value) and "full" in str(refused.value)
+    assert "\n" not in str(refused.value)
+    status = take(game, 1, 0).status()["store"]
+    assert status["state"] == "failing" and "full" in status["detail"]
+    replayed = game.log.replay(game.record)  # type: ignore[arg-type]
+    assert replayed.to_json() == game.state.to_json()  # type: ignore[union-attr]
+    game.log.db.execute("PRAGMA max_page_count = 1073741823")
+    game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
+    assert len(game.state.history) > len(history)  # type: ignore[union-attr]
+    assert take(game, 2, 0).status()["store"]["state"] == "ok"
+
+
+def test_a_verdict_that_has_not_changed_is_not_written_again(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    game.start("offtherails", {"players": 2}, seed=1)
+    game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
+    assert game.referee is not None and game.state is not None
+    wrong = dict(game.referee.table_of(game.state))
+    catalogue = game.info.catalogue()  # type: ignore[union-attr,misc]
+    cart = next(e.piece for e in catalogue.entries if e.piece.kind == "minecart")
+    wrong["F6"] = (PlacedPiece(cart),)
+    for _ in range(3):
+        verdict = game.observe(_seen(game, wrong))
+        assert verdict is not None and verdict.kind is VerdictKind.ALERT
+    rows = game.log.events(game.record.id)  # type: ignore[union-attr]
+    assert sum(1 for e in rows if e.kind is EventKind.ALERT) == 1
