@@ -40,6 +40,19 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     stress.add_argument("--json", action="store_true", help="print one JSON object")
     stress.set_defaults(handler=_stress)
 
+    table = benches.add_parser(
+        "table", help="whole games on the simulated table, flat out: finished, stalls, mistakes"
+    )
+    table.add_argument("--game", required=True, help="a game from `railtable rules list`")
+    table.add_argument("--players", type=_positive, required=True)
+    table.add_argument(
+        "--inputs", choices=["both", "camera", "sensors"], default="both", help="what sees it"
+    )
+    table.add_argument("--games", type=_positive, default=5, help="games, seeds from --seed")
+    table.add_argument("--seed", type=_positive, default=1, help="the first game's seed")
+    table.add_argument("--json", action="store_true", help="print one JSON object")
+    table.set_defaults(handler=_table)
+
 
 def _positive(text: str) -> int:
     try:
@@ -83,6 +96,21 @@ def _stress(args: argparse.Namespace) -> int:
         for key, value in figures.items():
             print(f"{key:26} {value}")
     return 0 if report.passed else 1
+
+
+def _table(args: argparse.Namespace) -> int:
+    from controller.bench.table import Inputs, run
+    from controller.config import Config, check_game
+
+    check_game(Config(game=args.game, players=args.players), "--game", "--players")
+    figures = run(args.game, args.players, Inputs(args.inputs), args.games, args.seed)
+    out = {"game": args.game, "players": args.players, "inputs": args.inputs, **figures.to_json()}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for key, value in out.items():
+            print(f"{key:28} {value}")
+    return 0
 
 
 def _crash(args: argparse.Namespace) -> int:

@@ -1,0 +1,202 @@
+"""`railtable bench table`: whole games on the simulated table, as fast as the machine allows.
+
+Each game runs the real path: the bots move pieces on the simulated table, the renderer draws
+camera frames the vision pipeline reads, the virtual sensor board sends serial bytes the link reads,
+the referee judges, the live game writes the event log. There is no real-time wait: a table tick
+runs as soon as the last one ended, and the only pause is for the sensor board to report what the
+bots just laid (its own scan and debounce, in its own thread). Bots make their usual mistakes.
+
+A stall is 50 table ticks without progress (no action accepted, the game not over): the game is
+given up and counted unfinished. `decisions_taken_for_player` counts inputs (a seat's own choice,
+`Visibility.INPUT`) the referee applied itself from what it saw, rather than a seat giving them: it
+must be 0.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from controller.game.store import EventKind, LogReader
+from controller.table.service import NONE, SIMULATED, ServiceSettings, TableService
+from rules.core import Visibility
+from rules.registry import game_info
+
+STALL_TICKS = 50
+MAX_TICKS = 200_000  # a game that never ends is given up here (a stall catches it long before)
+
+
+class Inputs(StrEnum):
+    """Which inputs see the table."""
+
+    BOTH = "both"
+    CAMERA = "camera"
+    SENSORS = "sensors"
+
+
+@dataclass
+class TableFigures:
+    """Figures of whole games on the simulated table (docs/referee.md lists what each means)."""
+
+    games: int = 0
+    games_finished: int = 0
+    seat_moves: int = 0
+    stalls: int = 0
+    mistakes_made: int = 0
+    mistakes_alerted: int = 0
+    mistakes_recovered: int = 0
+    false_applied: int = 0
+    decisions_taken_for_player: int = 0
+    log_errors: int = 0
+    work_per_move_ms: list[float] = field(default_factory=list)
+    stalled_at: list[str] = field(default_factory=list)  # what the referee said when it stalled
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        work = sorted(out.pop("work_per_move_ms")) or [0.0]
+        out["work_per_move_p50_ms"] = round(work[len(work) // 2], 1)
+        out["work_per_move_p99_ms"] = round(work[min(len(work) - 1, int(len(work) * 0.99))], 1)
+        return out
+
+    def add(self, other: TableFigures) -> None:
+        for name, value in vars(other).items():
+            mine = getattr(self, name)
+            setattr(self, name, mine + value)
+
+
+class _Errors(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+
+
+def run(
+    game: str,
+    players: int,
+    inputs: Inputs,
+    games: int,
+    first_seed: int = 1,
+    mistake_rate: float = 0.06,
+) -> TableFigures:
+    """`games` whole games of `game` with seeds from `first_seed`."""
+    total = TableFigures()
+    for seed in range(first_seed, first_seed + games):
+        with tempfile.TemporaryDirectory(prefix="railtable-table-") as folder:
+            total.add(_one_game(game, players, inputs, seed, Path(folder), mistake_rate))
+    return total
+
+
+def _one_game(
+    game: str, players: int, inputs: Inputs, seed: int, folder: Path, mistake_rate: float
+) -> TableFigures:
+    settings = ServiceSettings(
+        data_dir=folder,
+        pin="1",
+        game=game,
+        players=players,
+        seed=seed,
+        camera=NONE if inputs is Inputs.SENSORS else SIMULATED,
+        board=NONE if inputs is Inputs.CAMERA else SIMULATED,
+        tick_s=0.0,
+        bot_period_s=0.0,
+        camera_period_s=0.0,
+        mistake_rate=mistake_rate,
+    )
+    figures = TableFigures(games=1)
+    errors = _Errors()
+    logging.getLogger("railtable").addHandler(errors)
+    service = TableService(settings)
+    try:
+        service.start(thread=False)
+        record = service.game.record
+        assert record is not None
+        idle = 0
+        moves = _moves(service)
+        mistakes = 0
+        owed = 0  # mistakes made and not yet followed by progress
+        work = 0.0
+        for _ in range(MAX_TICKS):
+            if service.game.record is None:
+                figures.games_finished = 1
+                break
+            started = time.thread_time()
+            service.tick()
+            work += time.thread_time() - started
+            _board_caught_up(service)
+            bots = service.bots
+            if bots is not None and bots.stats.mistakes > mistakes:
+                owed += bots.stats.mistakes - mistakes
+                mistakes = bots.stats.mistakes
+            now = _moves(service)
+            if now != moves or service.game.record is None:
+                if now > moves:
+                    figures.work_per_move_ms.append(work * 1000 / (now - moves))
+                moves, idle, work = now, 0, 0.0
+                figures.mistakes_recovered += owed
+                owed = 0
+                continue
+            idle += 1
+            if idle >= STALL_TICKS:
+                figures.stalls = 1
+                verdict = service.game.verdict
+                figures.stalled_at.append(
+                    f"{game} seed {seed}: " + (verdict.text if verdict else "no verdict")[:200]
+                )
+                break
+        bots = service.bots
+        if bots is not None:
+            figures.mistakes_made = bots.stats.mistakes
+            figures.mistakes_alerted = bots.stats.mistakes_alerted
+            figures.false_applied = bots.stats.mistakes_applied
+    finally:
+        service.stop()
+        logging.getLogger("railtable").removeHandler(errors)
+    reader = LogReader(folder / "railtable.sqlite3")
+    figures.seat_moves, figures.decisions_taken_for_player = _from_log(reader, record.id, game)
+    figures.log_errors = errors.count
+    return figures
+
+
+def _moves(service: TableService) -> int:
+    state = service.game.state
+    return len(state.history) if state is not None else -1
+
+
+def _board_caught_up(service: TableService, timeout_s: float = 2.0) -> None:
+    """Wait until the sensor board has reported the magnets the bots laid (its scan, debounce and
+    serial frames take real time; everything else runs flat out)."""
+    link, physical = service.link, service.physical
+    if link is None or physical is None:
+        return
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        occupancy = link.occupancy
+        if occupancy is not None:
+            seen = frozenset((s.row, s.col) for s in occupancy.occupied)
+            if seen == physical.magnets():
+                return
+        time.sleep(0.0005)
+
+
+def _from_log(reader: LogReader, game_id: int, game: str) -> tuple[int, int]:
+    """Seat moves in the log, and inputs the referee applied itself (from its verdicts)."""
+    codec = game_info(game).state_class.CODEC
+    moves = 0
+    taken = 0
+    for event in reader.events(game_id, limit=1_000_000):
+        if event.kind is EventKind.ACTION and event.seat is not None and event.seat >= 0:
+            moves += 1
+        elif event.kind is EventKind.VERDICT and event.data.get("kind") == "applied":
+            for data in event.data.get("actions", []):
+                action = codec.parse(data)
+                if not action.CHANCE_OUTCOME and action.VISIBILITY is Visibility.INPUT:
+                    taken += 1
+    return moves, taken
