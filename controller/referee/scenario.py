@@ -127,10 +127,13 @@ def _table_after(state: State, referee: Referee, actions: Any) -> dict[str, Piec
     """The rules' table after `actions` (chance drawn as the service draws it); state unchanged."""
     if not isinstance(actions, list):
         raise TableStepError("'after' holds a list of actions")
-    with state.applied([]):
+    with state.applied([]):  # taken back with the block, as all it applies
         for item in actions:
-            state.apply(item)
-            _resolve(state)  # taken back with the block, as all it applies
+            action = state.parse_action(item)
+            if not action.CHANCE_OUTCOME:
+                _resolve(state)  # draws the list leaves to the deck come before a player acts
+            state.apply(action)
+        _resolve(state)
         return dict(referee.table_of(state))
 
 

@@ -178,3 +178,20 @@ def test_a_lifted_minecart_is_shown_where_the_rules_let_it_go() -> None:
     state = state_from_json(data)
     assert REFEREE.destinations(state, "F12") == {"F9"}  # three squares along the track
     assert REFEREE.destinations(state, "A1") == frozenset()  # nothing magnetic lies there
+
+
+def test_a_table_step_after_actions_that_list_their_draws_draws_nothing_again() -> None:
+    from controller.referee.scenario import _table_after
+
+    state = rules.new_game("offtherails", {"players": 2}, 1)
+    choose = {"type": "choose_side", "side": "north"}
+    with state.applied([choose]):
+        draws = []
+        while state.current_player == CHANCE:
+            draw = digital_draw(state)
+            draws.append(draw.to_json())
+            state.apply(draw)
+    assert draws
+    listed = _table_after(state, REFEREE, [choose, *draws])
+    assert listed == _table_after(state, REFEREE, [choose])
+    assert state.history == []
