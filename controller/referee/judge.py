@@ -376,6 +376,18 @@ class Referee:
         best = self._best(search.found)
         if best:
             return self._decide(state, observation, best)
+        hidden = observation.covered() & every
+        if hidden:  # unknown locations are never evidence for an alert: could they explain it?
+            search = _Search(changed | hidden, mismatch, expected, every, False, limits.node_budget)
+            self._search(state, observation, search, resolve_chance)
+            if self._best(search.found):
+                return Verdict(
+                    VerdictKind.WAITING,
+                    "waiting: the move needs "
+                    + ", ".join(sorted(hidden))
+                    + ", covered now; it is judged once they can be seen",
+                    locations=tuple(sorted(hidden)),
+                )
         back = self._take_back(state, observation, changed)
         if back is not None:
             return back
@@ -561,6 +573,8 @@ class Referee:
         """Whether a step brings a changed location closer to what is seen there."""
         for name in moved & search.changed:
             view = observation.view(name)
+            if view.seen is Seen.UNKNOWN:
+                return True  # covered: it may look like anything (searched only when waiting)
             if self.distance(view, after.get(name, ())) < self.distance(view, before.get(name, ())):
                 return True
         return False

@@ -51,3 +51,37 @@ def test_the_last_card_of_a_trick_is_applied_and_the_resolution_asked_for() -> N
             state.apply(action)
         resolved = Observation.exact(TableObservation.of(REFEREE.table_of(state)), NAMES)
         assert REFEREE.judge(state, resolved, laid, digital_draw).kind is VerdictKind.IN_SYNC
+
+
+def _two_plays(seed: int) -> tuple[State, list[Play]]:
+    """A trick's lead and the next seat's card, both legal, at the start of a trick."""
+    state = rules.new_game("trickoftherails", {"players": 3}, seed)
+    rng = random.Random(seed)
+    for _ in range(400):
+        while state.current_player == CHANCE:
+            state.apply(digital_draw(state))
+        plays = [a for a in state.legal_actions() if isinstance(a, Play)]
+        if plays and not state.d.trick:  # type: ignore[attr-defined]
+            lead = plays[0]
+            with state.applied([lead]):
+                while state.current_player == CHANCE:
+                    state.apply(digital_draw(state))
+                follow = [a for a in state.legal_actions() if isinstance(a, Play)]
+            if follow:
+                return state, [lead, follow[0]]
+        state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError("no trick began")
+
+
+def test_a_move_under_a_hand_is_waited_for_not_alerted() -> None:
+    state, (lead, follow) = _two_plays(4)
+    lead_slot = f"seat.{state.current_player}.trick"
+    with state.applied([lead, follow]):
+        after = REFEREE.table_of(state)
+    covered = Observation.exact(TableObservation.of(after, (lead_slot,)), NAMES)
+    verdict = REFEREE.judge(state, covered, None, digital_draw)
+    assert verdict.kind is VerdictKind.WAITING, verdict.text
+    assert lead_slot in verdict.locations
+    seen = Observation.exact(TableObservation.of(after), NAMES)
+    verdict = REFEREE.judge(state, seen, None, digital_draw)
+    assert verdict.kind is VerdictKind.APPLIED and list(verdict.actions[:1]) == [lead], verdict.text
