@@ -5,22 +5,42 @@ the host with the table PIN. Malformed or refused requests get a 4xx naming the 
 500; nothing private (another seat's hand, a hidden split, the random seed) leaves for someone who
 may not see it. Every route is `async` and never blocks the event loop: reads come from the game
 owner's snapshots or a worker thread, changes are commands awaited from the owner.
+
+The page itself is `/` (controller/web/index.html) and its style and scripts are under `/static/`
+(app.css, js/*.js as ES modules): all served from the Pi, nothing from the internet.
 """
 
 from __future__ import annotations
 
+import mimetypes
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 
 from controller.api import game_routes, history_routes, host_routes, stream
 from controller.api.deps import PinGuard, Table
 from controller.api.models import PROBLEMS, STATUS
 from controller.game.access import Refused
 
-PAGE = (Path(__file__).parents[1] / "web" / "index.html").read_text()
+WEB = Path(__file__).parents[1] / "web"
+PAGE = (WEB / "index.html").read_text()
+# A browser runs a module script only with a JavaScript type; some systems map .js otherwise.
+mimetypes.add_type("text/javascript", ".js")
+mimetypes.add_type("text/css", ".css")
+
+
+class PageFiles(StaticFiles):
+    """The page's style and scripts, revalidated on every load (a 304 while unchanged), so a phone
+    never runs yesterday's script against an updated Pi."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
 
 
 def create_app(table: Table) -> FastAPI:
@@ -50,6 +70,7 @@ def create_app(table: Table) -> FastAPI:
     async def page() -> HTMLResponse:
         return HTMLResponse(PAGE)
 
+    app.mount("/static", PageFiles(directory=WEB), name="static")
     for area in (game_routes, host_routes, history_routes, stream):
         app.include_router(area.router)
     return app

@@ -8,13 +8,15 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
+from fastapi import Path as FastPath
 from starlette.concurrency import run_in_threadpool
 
+from controller.api import looks
 from controller.api.deps import TableDep, Who
 from controller.api.models import MAX_ID, ActionRequest, AnswerRequest
 from controller.game.access import Asker
 from controller.game.privacy import event_for
-from controller.game.store import Event
+from controller.game.store import Event, EventKind
 from rules.registry import GAMES
 
 router = APIRouter()
@@ -44,6 +46,16 @@ async def available() -> list[dict[str, Any]]:
         }
         for info in GAMES.values()
     ]
+
+
+@router.get(
+    "/api/games/{name}/look",
+    summary="How the page draws a game's pieces: per piece its form, colour, letter and exits",
+)
+async def look(name: Annotated[str, FastPath(max_length=64)]) -> dict[str, Any]:
+    if name not in GAMES:
+        raise HTTPException(404, f"no game {name!r}; known: {', '.join(sorted(GAMES))}")
+    return looks.look(name)
 
 
 @router.get("/api/state", summary="The open game as the asker may see it")
@@ -84,6 +96,11 @@ async def events(
     if game_id is None:
         return []
     return await run_in_threadpool(rendered_rows, table, who, game_id, after, 1000)
+
+
+@router.get("/api/events/kinds", summary="The kinds of log rows (the live stream's event names)")
+async def event_kinds() -> list[str]:
+    return [kind.value for kind in EventKind]
 
 
 def rendered_rows(

@@ -1,7 +1,8 @@
 """The live stream (server-sent events): each log row as the asker may see it, id = row id, and
-after each round the asker's whole view (`snapshot`: state, table, verdict, choices), so a phone
-draws from the stream without asking again. A phone that reconnects with `Last-Event-ID` (or
-`?after=`) gets the rows it missed first, read off the event loop."""
+after each round the asker's whole view (`snapshot`: the game as `/api/status` names it, state,
+table, verdict, choices), so a phone draws from the stream without asking again. A phone that
+reconnects with `Last-Event-ID` (or `?after=`) gets the rows it missed first, read off the event
+loop."""
 
 from __future__ import annotations
 
@@ -87,16 +88,28 @@ def _line(row: int, kind: str, data: dict[str, Any]) -> bytes:
     return f"id: {row}\nevent: {kind}\ndata: {json.dumps(data, sort_keys=True)}\n\n".encode()
 
 
-_VIEWS: dict[tuple[int, Asker], bytes] = {}
+# Encoded views by (snapshot, audience), keyed by the snapshot object and not its version: two
+# owners in one process (tests) count versions alike. An entry holds its snapshot, so the id is
+# never another's while it is kept.
+_VIEWS: dict[tuple[int, Asker], tuple[GameSnapshot, bytes]] = {}
 
 
 def _view(snap: GameSnapshot, who: Asker) -> bytes:
-    """The asker's whole view after a round, encoded once per snapshot and audience."""
-    key = (snap.version, audience(who, snap.players))
-    line = _VIEWS.get(key)
-    if line is None:
-        if len(_VIEWS) > 64:
-            _VIEWS.clear()
-        body = {"version": snap.version, "row": snap.row, **snap.for_asker(who)}
-        line = _VIEWS[key] = f"event: snapshot\ndata: {json.dumps(body)}\n\n".encode()
+    """The asker's whole view after a round, encoded once per snapshot and audience: what
+    `/api/state`, `/api/table`, `/api/verdict` and `/api/choices` answer, and the game (id, name,
+    title, players, whose turn, scores) as `/api/status` gives it."""
+    key = (id(snap), audience(who, snap.players))
+    cached = _VIEWS.get(key)
+    if cached is not None and cached[0] is snap:
+        return cached[1]
+    if len(_VIEWS) > 64:
+        _VIEWS.clear()
+    body = {
+        "version": snap.version,
+        "row": snap.row,
+        "game": snap.status()["game"],
+        **snap.for_asker(who),
+    }
+    line = f"event: snapshot\ndata: {json.dumps(body)}\n\n".encode()
+    _VIEWS[key] = (snap, line)
     return line

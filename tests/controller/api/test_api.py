@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -143,13 +144,91 @@ def test_the_openapi_description_lists_every_route(client: TestClient) -> None:
 
 
 def test_the_page_is_served_whole_from_the_pi(client: TestClient) -> None:
-    import re
-
     r = client.get("/")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
-    assert "<svg" in r.text and "EventSource" in r.text
+    assert "<svg" in r.text and "<script" not in r.text.replace('<script type="module" src=', "")
     fetched = re.findall(r"""(?:src|href)=["']([^"']+)""", r.text)
     assert all(not u.startswith(("http:", "https:", "//")) for u in fetched), fetched
+    # the style and every module the page imports, from the Pi, with the type a browser needs
+    todo, seen, scripts = list(fetched), set(), ""
+    while todo:
+        url = todo.pop()
+        if url in seen:
+            continue
+        seen.add(url)
+        r = client.get(url)
+        assert r.status_code == 200, url
+        if url.endswith(".js"):
+            assert r.headers["content-type"].startswith("text/javascript"), url
+            scripts += r.text
+            for module in re.findall(
+                r"""^\s*(?:import|export)[^;]*?from\s+["']([^"']+)""", r.text, re.M
+            ):
+                assert module.startswith("./"), (url, module)
+                todo.append(url.rsplit("/", 1)[0] + "/" + module[2:])
+        else:
+            assert r.headers["content-type"].startswith("text/css"), url
+    assert {"/static/app.css", "/static/js/main.js", "/static/js/stream.js"} <= seen
+    modules = Path(__file__).resolve().parents[3] / "controller" / "web" / "js"
+    assert {f"/static/js/{m.name}" for m in modules.glob("*.js")} == {
+        u for u in fetched if u.endswith(".js")
+    }  # each module is named in the page (main, or preloaded): none is fetched late, none unused
+    assert "EventSource" in scripts and "http://" not in scripts.replace(
+        '"http://www.w3.org/2000/svg"', ""
+    )
+
+
+def test_each_games_look_draws_every_piece_it_prints_without_colour_alone(
+    client: TestClient,
+) -> None:
+    from rules.registry import GAMES
+
+    forms = {"tile", "token", "chasm", "station", "rail", "card"}
+    for name, info in GAMES.items():
+        assert info.catalogue is not None
+        look = client.get(f"/api/games/{name}/look").json()
+        assert look["game"] == name
+        pieces = look["pieces"]
+        assert set(pieces) == {str(e.piece) for e in info.catalogue().entries}, name
+        for key, piece in pieces.items():
+            assert piece["form"] in forms, key
+            if piece.get("colour"):  # a colour always comes with a letter or words
+                assert re.fullmatch(r"#[0-9a-f]{3,6}", piece["colour"]), key
+                assert piece.get("letter") or piece.get("words"), key
+            for exit in piece.get("exits", []) + piece.get("stubs", []):
+                assert exit in (0, 1, 2, 3), key
+    tiles = client.get("/api/games/offtherails/look").json()["pieces"]
+    assert tiles["tile:corner_t:corner"]["exits"] == [0, 1]  # north and east, at turn 0
+    assert tiles["minecart:red-black"] == {
+        "form": "token", "colour": "#c62828", "ink": "#fff", "letter": "Rk", "cap": "black",
+        "heading": True,
+    }  # fmt: skip
+    bridge = client.get("/api/games/derailed/look").json()["pieces"]["rail:bridge"]
+    assert bridge["tracks"] == [{"exits": [3, 1], "over": False}, {"exits": [0, 2], "over": True}]
+    r = client.get("/api/games/chess/look")
+    assert r.status_code == 404 and "no game 'chess'" in r.json()["detail"]
+
+
+def test_the_event_kinds_are_the_logs_own(client: TestClient) -> None:
+    from controller.game.store import EventKind
+
+    assert client.get("/api/events/kinds").json() == [k.value for k in EventKind]
+
+
+def test_the_stream_sends_the_askers_whole_view_on_connecting(client: TestClient) -> None:
+    _start(client)
+    seat0 = _seat(client, 0)
+    client.cookies.set("railtable_seat", seat0["X-Seat-Token"])
+    with client.stream("GET", "/api/stream") as r:
+        lines = r.iter_lines()
+        while next(lines) != "event: snapshot":
+            pass
+        view = json.loads(next(lines).removeprefix("data: "))
+    assert set(view) == {"version", "row", "game", "state", "table", "verdict", "choices"}
+    assert view["game"] == client.get("/api/status").json()["game"]
+    for part in ("state", "table", "verdict", "choices"):
+        assert view[part] == client.get(f"/api/{part}", headers=seat0).json(), part
+    assert view["choices"]  # seat 0 chooses its side: the stream reads the seat's view
 
 
 def test_the_table_route_gives_the_mat_and_its_pieces(client: TestClient) -> None:
@@ -364,3 +443,29 @@ def test_the_stream_carries_each_askers_whole_view_and_no_one_elses(client: Test
     assert hand and public["state"]["private"] == {} and public["choices"] == []
     seen = json.dumps(public)
     assert not [card for card in hand if f'"{card}"' in seen]
+
+
+def test_two_tables_in_one_process_stream_their_own_views(tmp_path: Path) -> None:
+    def first_view(path: Path, game: str) -> dict[str, object]:
+        control = Control(path)
+        try:
+            client = TestClient(create_app(control))
+            r = client.post(
+                "/api/games",
+                json={"game": game, "options": {"players": 3}, "seed": 1},
+                headers=HOST,
+            )
+            assert r.status_code == 200, r.text
+            with client.stream("GET", "/api/stream") as r:
+                lines = r.iter_lines()
+                while next(lines) != "event: snapshot":
+                    pass
+                view: dict[str, object] = json.loads(next(lines).removeprefix("data: "))
+            return view
+        finally:
+            control.owner.stop()
+
+    a = first_view(tmp_path / "a.sqlite3", "derailed")
+    b = first_view(tmp_path / "b.sqlite3", "trickoftherails")
+    assert a["version"] == b["version"]  # each owner counts its own versions
+    assert a["game"]["name"] == "derailed" and b["game"]["name"] == "trickoftherails"  # type: ignore[index]

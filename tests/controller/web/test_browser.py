@@ -3,6 +3,7 @@ simulated table. Screenshots at phone size are kept in .artifacts/ for a person 
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -186,8 +187,7 @@ def test_the_host_starts_a_game_with_options_and_sees_the_camera(
     page.screenshot(path=str(ARTIFACTS / "phone-host-camera.png"), full_page=True)
 
 
-@pytest.fixture(scope="module")
-def sensor_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Popen[str]]]:
+def _sensor_service(data: Path) -> Iterator[tuple[str, Popen[str]]]:
     """The service on a virtual sensor board (no camera) that the test moves pieces on: what a
     table with only the board under the mat sees, a magnet and not which piece."""
     board = subprocess.Popen(
@@ -199,7 +199,6 @@ def sensor_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
     )
     assert board.stdout is not None
     path = board.stdout.readline().strip()
-    data = tmp_path_factory.mktemp("sensors")
     process, url = _serve(data, "--no-bots", "--camera", "none", "--board", path)
     try:
         yield url, board
@@ -208,6 +207,18 @@ def sensor_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
         process.wait(10)
         board.terminate()
         board.wait(10)
+
+
+@pytest.fixture(scope="module")
+def sensor_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Popen[str]]]:
+    yield from _sensor_service(tmp_path_factory.mktemp("sensors"))
+
+
+@pytest.fixture(scope="module")
+def host_sensor_table(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[str, Popen[str]]]:
+    yield from _sensor_service(tmp_path_factory.mktemp("host-sensors"))
 
 
 def test_a_player_answers_the_referees_question_from_the_seat_page(
@@ -348,3 +359,56 @@ def test_a_phone_that_lost_its_connection_catches_up_by_itself(
     # and the page redrew from the new state: seat 0's minecarts now count
     page.wait_for_function("document.querySelector('#scores').textContent.includes('minecarts')")
     context.close()
+
+
+def test_the_host_sees_a_seats_question_and_may_answer_it(
+    host_sensor_table: tuple[str, Popen[str]], browser: object
+) -> None:
+    """The stream carries no PIN, so its view hides a seat's question from the host's phone as
+    from anyone's; the page asks for the host's own verdict and offers the options."""
+    url, board = host_sensor_table
+    seat = httpx.post(url + "/api/seats/0/token", headers={"X-Table-Pin": PIN}).json()
+    choose = {"action": {"type": "choose_side", "side": "north"}}
+    r = httpx.post(url + "/api/actions", json=choose, headers={"X-Seat-Token": seat["token"]})
+    assert r.status_code == 200, r.text
+    page = _phone(browser)
+    page.goto(url + "/")
+    page.locator("#host summary").click()
+    page.fill("#pin", PIN)
+    page.press("#pin", "Tab")  # the PIN is taken when the field is left
+    page.wait_for_function("document.querySelector('#me').textContent === 'host'")
+    assert board.stdin is not None
+    board.stdin.write("place 0 5\n")  # a minecart on F12: the board cannot tell which one
+    board.stdin.flush()
+    page.wait_for_selector("#question button", timeout=20000)
+    assert "seat 0 is asked" in page.locator("#question").inner_text()
+    options = page.locator("#question button").all_inner_texts()
+    assert len(options) >= 2 and all("F12" in o for o in options), options
+    page.locator("#question button").first.click()
+    page.wait_for_function("document.querySelectorAll('#question button').length === 0")
+    actions = [
+        e["data"]["action"]
+        for e in httpx.get(url + "/api/events?after=0").json()
+        if e["kind"] == "action" and e["seat"] == 0
+    ]
+    assert actions[-1]["type"] == "place_cart" and actions[-1]["cart"] in options[0]
+
+
+def test_the_page_draws_from_the_stream_without_asking_again(table: str, browser: object) -> None:
+    """While the bots play, a spectator's page asks the Pi for nothing: the stream brings it all."""
+    page = _phone(browser)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url.removeprefix(table)))
+    page.goto(table + "/")
+    page.wait_for_function("document.querySelector('#mat').childElementCount > 100", timeout=20000)
+    page.wait_for_timeout(500)
+    loaded = len(asked)
+    events = page.locator("#events li").all_inner_texts()
+    page.wait_for_function(
+        f"[...document.querySelectorAll('#events li')].map(li => li.textContent).join()"
+        f" !== {json.dumps(events)}.join()",
+        timeout=30000,
+    )
+    page.wait_for_timeout(1500)
+    assert asked[loaded:] == []
+    assert not [u for u in asked if u.split("?")[0] in ("/api/table", "/api/state", "/api/verdict")]

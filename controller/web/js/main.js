@@ -1,0 +1,144 @@
+// The phone page: the one state, fed by the live stream (rows and the asker's whole view after
+// each round) and by /api/status (who you are, the inputs' health), and one redraw per change.
+import { get, keepSeatCookie, lookOf, post } from "./api.js";
+import { drawBoard } from "./board.js";
+import { $ } from "./dom.js";
+import { drawHealth, setUpHost, showGames } from "./host.js";
+import {
+  addEvent, drawHeader, drawMine, drawScores, drawVerdict, gameOf, hidesQuestion, setUpSound, signal,
+} from "./panels.js";
+import { setUpReplay } from "./replay.js";
+import { state } from "./state.js";
+import { connect, follow } from "./stream.js";
+
+const LOOK_RETRY_MS = 5000;
+const STATUS_ROWS = new Set(["input", "start", "end"]);  // rows after which /api/status may differ
+
+// ---- one redraw for whatever changed since the last (the newest state wins)
+let pending = false;
+function schedule() {
+  if (pending) return;
+  pending = true;
+  setTimeout(() => {
+    pending = false;
+    try { draw(); } catch (e) { console.error("drawing:", e); }
+  }, 0);
+}
+
+function draw() {
+  drawHeader(state);
+  drawHealth(state);
+  if (!state.view) return;
+  const cue = drawVerdict(state, answer);
+  if (cue && cue !== state.cue) signal();
+  state.cue = cue;
+  drawMat();
+  drawScores(state);
+  drawMine(state, act);
+}
+
+let drawn = {table: null, look: null};  // what the mat shows, so that an unchanged one is kept
+function drawMat() {
+  const g = gameOf(state);
+  const table = state.view.table;
+  const look = g ? lookFor(g.name) : null;
+  if (table && look === undefined) return;  // drawn once the game's look came
+  const text = JSON.stringify(table);
+  if (text === drawn.table && look === drawn.look) return;
+  drawn = {table: text, look};
+  drawBoard($("mat"), table, look, $("words-list"));
+}
+
+// The game's look: asked once; undefined until it came.
+const asking = new Set();
+function lookFor(name) {
+  const look = state.looks[name];
+  if ((look === undefined || look.retryAt < Date.now()) && !asking.has(name)) {
+    asking.add(name);
+    lookOf(name).then((found) => {
+      asking.delete(name);
+      state.looks[name] = found || {pieces: {}, retryAt: Date.now() + LOOK_RETRY_MS};
+      schedule();
+    });
+  }
+  return look;
+}
+
+// ---- what comes in
+let statusAsked = 0;
+let statusShown = 0;
+async function askStatus() {
+  const n = ++statusAsked;
+  const s = await get("/api/status");
+  if (!s || n < statusShown) return;  // an older answer than the one shown
+  statusShown = n;
+  state.health = s;
+  state.role = s.you.role;
+  state.seat = s.you.role === "seat" ? s.you.seat : null;
+  askHostVerdict();
+  schedule();
+}
+
+// The stream's view hides a seat's question from everyone else; the host (with the PIN, which a
+// stream cannot carry) asks for its own verdict, once per view.
+async function askHostVerdict() {
+  const view = state.view;
+  if (state.role !== "host" || !view || !hidesQuestion(view)) return;
+  if (state.hostVerdict && state.hostVerdict.version === view.version) return;
+  state.hostVerdict = {version: view.version, verdict: view.verdict};
+  const verdict = await get("/api/verdict");
+  if (verdict && state.hostVerdict.version === view.version) {
+    state.hostVerdict = {version: view.version, verdict};
+    schedule();
+  }
+}
+
+function onRow(event) {
+  addEvent(event);
+  if (STATUS_ROWS.has(event.kind)) askStatus();
+}
+
+function onView(view) {
+  state.view = view;
+  askHostVerdict();
+  schedule();
+}
+
+function lost() {
+  $("verdict").textContent = "Reconnecting…";
+  $("verdict").className = "";
+}
+
+// ---- what goes out (the stream brings what follows)
+const act = (action) => post("/api/actions", {action});
+const answer = (option) => post("/api/answer", {option});
+
+// ---- start
+async function start() {
+  let kinds = null;
+  let events = null;
+  while (!kinds) {
+    [kinds, events] = await Promise.all([get("/api/events/kinds"), get("/api/events")]);
+    if (!kinds) await new Promise((done) => setTimeout(done, 2000));
+  }
+  state.kinds = kinds;
+  if (events) events.slice(-30).forEach(addEvent);
+  if (events && events.length) state.lastRow = events[events.length - 1].id;
+  follow({row: onRow, view: onView, lost});
+}
+
+keepSeatCookie();
+setUpSound();
+setUpHost(state, askStatus);
+setUpReplay();
+askStatus();
+get("/api/games/available").then((games) => {
+  state.games = games || [];
+  showGames(state);
+});
+window.addEventListener("online", () => { connect(); askStatus(); });
+// A phone that slept: the browser may have dropped the stream without telling; catch up now.
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") { connect(); askStatus(); }
+});
+start();

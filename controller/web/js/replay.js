@@ -1,0 +1,58 @@
+// Finished games and their replays: the list with final scores, a game's table step by step (as
+// everyone may see it), and the host's export of the JSON game record.
+import { fetchFile, get, lookOf } from "./api.js";
+import { $, html } from "./dom.js";
+import { drawBoard } from "./board.js";
+
+let shown = null;  // the replay step on screen, with the game's name: {game, ...the replay}
+
+async function replay(id, game, step) {
+  const [r, look] = await Promise.all([get(`/api/games/${id}/replay?step=${step}`), lookOf(game)]);
+  if (!r) return;
+  shown = {...r, game};
+  $("replay").hidden = false;
+  $("replay-title").textContent = `${r.title}, game ${r.game_id}`;
+  $("replay-where").textContent = `step ${r.step} of ${r.steps}: ` + (r.seat === null ? r.text : `seat ${r.seat}: ${r.text}`) +
+    ` · scores ${r.scores.join(" / ")}`;
+  $("replay-step").max = r.steps;
+  $("replay-step").value = r.step;
+  drawBoard($("replay-mat"), r.table, look, null);
+}
+
+async function exportRecord(g) {
+  const r = await fetchFile(`/api/games/${g.id}/record`);
+  if (!r) return;
+  html("a", {href: URL.createObjectURL(await r.blob()), download: `railtable-game-${g.id}.json`}).click();
+}
+
+async function listGames() {
+  const games = (await get("/api/games")) || [];
+  const box = $("games");
+  box.replaceChildren();
+  if (!games.length) { box.appendChild(html("p", {}, "No finished game yet.")); return; }
+  const list = html("ul", {});
+  for (const g of games.slice().sort((a, b) => b.id - a.id).slice(0, 30)) {
+    const li = html("li", {}, `${g.title}, ${g.players} players, ended ${new Date(g.ended_at * 1000).toLocaleString()}: ` +
+      (g.scores || []).map((x, i) => `seat ${i} ${x}`).join(", ") + " ");
+    const b = html("button", {}, "Replay");
+    b.onclick = () => replay(g.id, g.game, 0);
+    li.appendChild(b);
+    const x = html("button", {}, "Export record");
+    x.onclick = () => exportRecord(g);
+    li.appendChild(x);
+    list.appendChild(li);
+  }
+  box.appendChild(list);
+}
+
+export function setUpReplay() {
+  const go = (f) => () => {
+    if (shown) replay(shown.game_id, shown.game, Math.max(0, Math.min(shown.steps, f(shown))));
+  };
+  $("replay-first").onclick = go(() => 0);
+  $("replay-prev").onclick = go((r) => r.step - 1);
+  $("replay-next").onclick = go((r) => r.step + 1);
+  $("replay-last").onclick = go((r) => r.steps);
+  $("replay-step").onchange = go(() => Number($("replay-step").value));
+  $("history").ontoggle = () => { if ($("history").open) listGames(); };
+}

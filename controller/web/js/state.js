@@ -1,0 +1,20 @@
+// The page's one state: who is asking, the newest view from the stream, the inputs' health and the
+// games' looks. main.js changes it (and stream.js the last row seen, api.js a forgotten seat); the
+// other modules only read it. Nothing else is kept between redraws.
+const params = new URLSearchParams(location.search);
+
+export const state = {
+  seatToken: params.get("seat") || localStorage.getItem("seatToken") || "",
+  role: "spectator",  // from /api/status "you": spectator, seat or host
+  seat: null,
+  health: null,  // /api/status: camera, board, gpio (and the game, until the stream's view comes)
+  view: null,  // the newest "snapshot" event: {version, row, game, state, table, verdict, choices}
+  hostVerdict: null,  // {version, verdict}: the host's own verdict where the stream's hides a question
+  looks: {},  // game name -> its look (GET /api/games/{name}/look), once it came
+  kinds: [],  // the log's event kinds: the stream's event names for rows
+  lastRow: null,  // the newest log row seen: a new stream starts after it, so nothing is missed
+  cue: "",  // what the phone last beeped for
+  games: [],  // the games this table can referee (GET /api/games/available)
+};
+
+if (params.get("seat")) localStorage.setItem("seatToken", state.seatToken);
