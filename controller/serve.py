@@ -27,6 +27,7 @@ async def run_service(settings: ServiceSettings, host: str, port: int) -> None:
     """Start the table, serve the API, run the table's loop; both end on SIGINT or SIGTERM."""
     service = TableService(settings)
     await asyncio.to_thread(service.start)
+    gc.collect()
     gc.freeze()  # what start-up made stays: full collections then take ms, not tens of ms
     app = create_app(service)
     # Phones keep their event streams open: a stop must not wait for them to hang up.

@@ -50,17 +50,17 @@ async def stream(
 async def _events(table: TableDep, who: Asker, after: int | None) -> AsyncIterator[bytes]:
     owner = table.owner
     subscriber = Subscriber(asyncio.get_running_loop())
-    snap = owner.subscribe(subscriber)
+    snap, last = owner.subscribe(subscriber)
     try:
-        sent = snap.row if after is None else after
-        if sent < snap.row:
+        sent = last if after is None else after
+        if sent < last:
             rows = await run_in_threadpool(rendered_rows, table, who, None, sent, CATCH_UP_ROWS)
             for row in rows:
-                if row["id"] > snap.row:
+                if row["id"] > last:
                     break
                 yield _line(row["id"], row["kind"], row)
                 sent = row["id"]
-            if sent < snap.row:
+            if sent < last:
                 yield b"retry: 100\n\n"
                 return  # more to catch up: the phone reconnects after the last row it got
         yield _view(snap, who)
@@ -74,12 +74,13 @@ async def _events(table: TableDep, who: Asker, after: int | None) -> AsyncIterat
                 return  # the service stops, or this phone fell too far behind: it reconnects
             for event in item.events:
                 if event.id > sent:
-                    form = event.by_audience.get(audience(who, item.snapshot.players))
+                    form = event.by_audience.get(audience(who, event.players))
                     if form is None:
                         form = event.by_audience[Asker.spectator()]
                     yield _line(event.id, event.kind, form)
                     sent = event.id
-            yield _view(item.snapshot, who)
+            if item.snapshot is not None:
+                yield _view(item.snapshot, who)
     finally:
         owner.unsubscribe(subscriber)
 

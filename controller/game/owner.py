@@ -43,15 +43,17 @@ class RenderedEvent:
 
     id: int
     kind: str
+    players: int  # of the row's game: who is a seat in `by_audience`
     by_audience: Mapping[Asker, JsonDict]
 
 
 @dataclass(frozen=True)
 class Published:
-    """What one round of the owner changed: the new rows, then the snapshot after them."""
+    """What one round of the owner changed: the new rows at once, then (a second item) the
+    snapshot after them, so a phone hears of a move before the views are built."""
 
     events: tuple[RenderedEvent, ...]
-    snapshot: GameSnapshot
+    snapshot: GameSnapshot | None
 
 
 class Subscriber:
@@ -251,11 +253,12 @@ class GameOwner:
         """The table's health as of the last round (inputs, bots, GPIO)."""
         return self._status
 
-    def subscribe(self, subscriber: Subscriber) -> GameSnapshot:
-        """Deliver every round from now on to `subscriber`; returns the snapshot it starts from."""
+    def subscribe(self, subscriber: Subscriber) -> tuple[GameSnapshot, int]:
+        """Deliver every round from now on to `subscriber`; returns the snapshot it starts from
+        and the last row written before (rows after it will be delivered)."""
         with self._lock:
             self._subscribers.add(subscriber)
-            return self._snapshot
+            return self._snapshot, self._row
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         with self._lock:
@@ -270,16 +273,20 @@ class GameOwner:
         self._seen_changes = self.game.changes
         events, self._pending[:] = list(self._pending), []
         rendered = tuple(self._render(e) for e in events)
-        if events:
-            self._row = max(self._row, max(e.id for e in events))
+        with self._lock:
+            if events:
+                self._row = max(self._row, max(e.id for e in events))
+            subscribers = list(self._subscribers)
+        if rendered:
+            for sub in subscribers:
+                sub.deliver(Published(rendered, None))
         self._version += 1
         snap = snapshot.take(self.game, self._version, self._row)
         with self._lock:
             self._snapshot = snap
             subscribers = list(self._subscribers)
-        item = Published(rendered, snap)
         for sub in subscribers:
-            sub.deliver(item)
+            sub.deliver(Published((), snap))
 
     def _render(self, event: Event) -> RenderedEvent:
         record = self.game.record
@@ -289,7 +296,7 @@ class GameOwner:
         viewer = self.viewers.of(record)
         name = record.game if record is not None else None
         forms = {who: event_for(event, name, viewer, who) for who in audiences(players)}
-        return RenderedEvent(event.id, event.kind.value, MappingProxyType(forms))
+        return RenderedEvent(event.id, event.kind.value, players, MappingProxyType(forms))
 
     def last_row(self) -> int:
         return self._row
