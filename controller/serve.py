@@ -32,7 +32,12 @@ async def run_service(settings: ServiceSettings, host: str, port: int) -> None:
     app = create_app(service)
     # Phones keep their event streams open: a stop must not wait for them to hang up.
     config = uvicorn.Config(
-        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        proxy_headers=False,
+        timeout_graceful_shutdown=3,
     )
     server = uvicorn.Server(config)
     service.on_stop = lambda: setattr(server, "should_exit", True)

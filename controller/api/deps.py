@@ -18,6 +18,8 @@ from controller.game.store import LogReader
 
 PIN_TRIES = 5  # wrong PINs from one address within PIN_WINDOW_S before it must wait
 PIN_WINDOW_S = 60.0
+TABLE_TRIES = 10  # wrong PINs from all addresses together within PIN_WINDOW_S
+MAX_ADDRESSES = 1024  # addresses whose wrong PINs are remembered
 
 
 class Table(Protocol):
@@ -36,20 +38,38 @@ class Table(Protocol):
 
 
 class PinGuard:
-    """Counts wrong PINs per address: after PIN_TRIES in PIN_WINDOW_S, that address waits."""
+    """Counts wrong PINs: after PIN_TRIES in PIN_WINDOW_S from one address, that address waits;
+    after TABLE_TRIES in PIN_WINDOW_S from all addresses together, everyone does (so rotating
+    addresses gains nothing). Its memory is bounded: old failures are forgotten, and at most
+    MAX_ADDRESSES addresses are remembered."""
 
     def __init__(self, clock: Any = time.monotonic) -> None:
         self.clock = clock
         self.failures: dict[str, list[float]] = {}
+        self.everyone: list[float] = []
 
     def wait_s(self, address: str) -> float:
         now = self.clock()
+        self.everyone = [t for t in self.everyone if now - t < PIN_WINDOW_S]
         recent = [t for t in self.failures.get(address, []) if now - t < PIN_WINDOW_S]
-        self.failures[address] = recent
-        return 0.0 if len(recent) < PIN_TRIES else PIN_WINDOW_S - (now - recent[0])
+        if recent:
+            self.failures[address] = recent
+        else:
+            self.failures.pop(address, None)
+        waits = [0.0]
+        if len(recent) >= PIN_TRIES:
+            waits.append(PIN_WINDOW_S - (now - recent[0]))
+        if len(self.everyone) >= TABLE_TRIES:
+            waits.append(PIN_WINDOW_S - (now - self.everyone[0]))
+        return max(waits)
 
     def failed(self, address: str) -> None:
-        self.failures.setdefault(address, []).append(self.clock())
+        now = self.clock()
+        self.everyone.append(now)
+        if address not in self.failures and len(self.failures) >= MAX_ADDRESSES:
+            oldest = min(self.failures, key=lambda a: self.failures[a][-1])
+            del self.failures[oldest]
+        self.failures.setdefault(address, []).append(now)
 
 
 def table(request: Request) -> Table:
@@ -79,17 +99,19 @@ def asker(
         wait = guard.wait_s(address)
         if wait > 0:
             raise HTTPException(429, f"too many wrong PINs: try again in {math.ceil(wait)} s")
-        if not served.pin or not secrets.compare_digest(x_table_pin, served.pin):
+        given = x_table_pin.encode("utf-8", "surrogateescape")
+        if not served.pin or not secrets.compare_digest(given, served.pin.encode()):
             guard.failed(address)
             raise HTTPException(403, "wrong table PIN")
         return Asker.host()
+    game_id = served.owner.snapshot.game_id
     if x_seat_token is not None:
-        seat = served.tokens.seat(x_seat_token)
+        seat = served.tokens.seat(x_seat_token, game_id)
         if seat is None:
-            raise HTTPException(403, "unknown seat token: join the seat again")
+            raise HTTPException(403, "unknown seat token (or one for an earlier game): join again")
         return Asker.at(seat)
     if railtable_seat is not None and request.method == "GET":
-        seat = served.tokens.seat(railtable_seat)
+        seat = served.tokens.seat(railtable_seat, game_id)
         if seat is not None:
             return Asker.at(seat)
     return Asker.spectator()

@@ -48,6 +48,10 @@ async def replay(
         record = table.reader.game(game_id)
         if record is None or record.game not in GAMES:
             raise HTTPException(404, f"no game {game_id}")
+        if record.is_open:
+            raise HTTPException(
+                409, f"game {game_id} is still being played: replays are of ended games"
+            )
         try:
             return REPLAYS.step(record, table.reader.events(game_id, limit=MAX_ROWS), step)
         except StepBeyond as error:

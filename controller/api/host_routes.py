@@ -56,7 +56,7 @@ async def seat_token(
         raise HTTPException(409, "no game is open")
     if not 0 <= seat < snap.players:
         raise HTTPException(422, f"seat {seat} is not one of 0..{snap.players - 1}")
-    return SeatToken(seat=seat, token=table.tokens.issue(seat))
+    return SeatToken(seat=seat, token=table.tokens.issue(seat, snap.game_id))
 
 
 @router.get("/api/seats/{seat}/qr", summary="A QR code that joins a phone to a seat (host)")

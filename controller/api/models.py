@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from controller.game.access import Refusal
 
 MAX_ID = 2**62  # row ids and game ids fit SQLite's integers with room to spare
+MAX_SEED = 2**31  # as the configuration file bounds `[game] seed`
 
 STATUS = {
     Refusal.NOT_ALLOWED: 403,
@@ -36,7 +37,7 @@ class StartRequest(BaseModel):
 
     game: str
     options: dict[str, Any] = Field(default_factory=dict)
-    seed: int | None = Field(default=None, ge=0)
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
 
 
 class UndoRequest(BaseModel):

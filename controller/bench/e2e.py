@@ -44,7 +44,13 @@ async def _latency(samples: int, phones: int, folder: Path) -> list[float]:
     await asyncio.to_thread(service.start)
     port = _free_port()
     server = uvicorn.Server(
-        uvicorn.Config(create_app(service), host="127.0.0.1", port=port, log_level="warning")
+        uvicorn.Config(
+            create_app(service),
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            proxy_headers=False,
+        )
     )
     tasks = [asyncio.create_task(server.serve())]
     times: list[float] = []

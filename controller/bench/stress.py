@@ -301,7 +301,12 @@ def _serve(
     service: TableService, port: int, watch: LoopWatch
 ) -> tuple[uvicorn.Server, threading.Thread]:
     config = uvicorn.Config(
-        create_app(service), host="127.0.0.1", port=port, log_level="warning", loop="asyncio"
+        create_app(service),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        proxy_headers=False,
+        loop="asyncio",
     )
     server = uvicorn.Server(config)
 

@@ -54,18 +54,23 @@ class Refused(ValueError):
 
 
 class SeatTokens:
-    """The seat tokens handed to phones (by QR code): token -> seat; safe from any thread."""
+    """The seat tokens handed to phones (by QR code): token -> (seat, game); safe from any
+    thread. A token is good only in the game it was issued for."""
 
     def __init__(self) -> None:
-        self._seats: dict[str, int] = {}
+        self._seats: dict[str, tuple[int, int | None]] = {}
         self._lock = threading.Lock()
 
-    def issue(self, seat: int) -> str:
+    def issue(self, seat: int, game_id: int | None = None) -> str:
         token = secrets.token_urlsafe(16)
         with self._lock:
-            self._seats[token] = seat
+            self._seats[token] = (seat, game_id)
         return token
 
-    def seat(self, token: str) -> int | None:
+    def seat(self, token: str, game_id: int | None = None) -> int | None:
+        """The token's seat in game `game_id`, or None (unknown, or issued for another game)."""
         with self._lock:
-            return self._seats.get(token)
+            issued = self._seats.get(token)
+        if issued is None or issued[1] != game_id:
+            return None
+        return issued[0]

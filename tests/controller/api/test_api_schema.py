@@ -26,7 +26,7 @@ class Control:
         self.reader = LogReader(path)
         self.pin = "1234"
         self.tokens = SeatTokens()
-        self.tokens.issue(0)
+        self.tokens.issue(0, self.owner.snapshot.game_id)
 
     def recalibrate(self) -> bool:
         return False

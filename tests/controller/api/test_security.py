@@ -1,0 +1,135 @@
+"""The service under attack (issue 22): PIN guessing, forwarded headers, stale seat tokens, odd
+headers and numbers, replays of a game still being played."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from controller.api.app import create_app
+from controller.api.deps import MAX_ADDRESSES, TABLE_TRIES, PinGuard
+from controller.game.access import SeatTokens
+from controller.game.live import LiveGame
+from controller.game.owner import GameOwner
+from controller.game.store import EventLog, LogReader
+
+PIN = "4321"
+HOST = {"X-Table-Pin": PIN}
+
+
+class Control:
+    def __init__(self, path: Path) -> None:
+        self.owner = GameOwner(LiveGame(EventLog(path))).start()
+        self.reader = LogReader(path)
+        self.pin = PIN
+        self.tokens = SeatTokens()
+
+    def recalibrate(self) -> bool:
+        return False
+
+    def camera_jpeg(self) -> bytes | None:
+        return None
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    control = Control(tmp_path / "log.sqlite3")
+    yield TestClient(create_app(control))
+    control.owner.stop()
+
+
+def _start(client: TestClient, game: str = "offtherails", players: int = 2) -> None:
+    body = {"game": game, "options": {"players": players}}
+    r = client.post("/api/games", json=body, headers=HOST)
+    assert r.status_code == 200, r.text
+
+
+def test_wrong_pins_from_many_addresses_are_limited_for_the_table_as_a_whole() -> None:
+    now = [0.0]
+    guard = PinGuard(clock=lambda: now[0])
+    for i in range(TABLE_TRIES):
+        assert guard.wait_s(f"10.0.0.{i}") == 0.0
+        guard.failed(f"10.0.0.{i}")
+    assert guard.wait_s("10.0.9.9") > 0  # a new address gains nothing
+    now[0] += 61.0
+    assert guard.wait_s("10.0.9.9") == 0.0
+
+
+def test_the_pin_limiter_forgets_and_stays_small() -> None:
+    now = [0.0]
+    guard = PinGuard(clock=lambda: now[0])
+    for i in range(5 * MAX_ADDRESSES):
+        now[0] += 1.0
+        guard.failed(f"a{i}")
+    assert len(guard.failures) <= MAX_ADDRESSES
+
+
+def test_a_pin_header_that_is_not_ascii_is_a_wrong_pin_not_a_crash(client: TestClient) -> None:
+    r = client.get("/api/status", headers={"X-Table-Pin": "4321é".encode()})
+    assert r.status_code == 403 and r.json()["detail"] == "wrong table PIN"
+
+
+def test_a_seed_beyond_the_configs_bound_is_refused_in_words(client: TestClient) -> None:
+    r = client.post("/api/games", json={"game": "offtherails", "seed": 2**63}, headers=HOST)
+    assert r.status_code == 422 and "seed" in r.json()["detail"]
+
+
+def test_a_seat_token_is_good_only_in_the_game_it_was_issued_for(client: TestClient) -> None:
+    _start(client, "trickoftherails", 4)
+    token = client.post("/api/seats/3/token", headers=HOST).json()["token"]
+    assert client.get("/api/state", headers={"X-Seat-Token": token}).json()["private"]["hand"]
+    _start(client, "derailed", 4)
+    r = client.get("/api/state", headers={"X-Seat-Token": token})
+    assert r.status_code == 403 and "earlier game" in r.json()["detail"]
+    client.cookies.set("railtable_seat", token)
+    assert client.get("/api/status").json()["you"]["role"] == "spectator"
+
+
+def test_the_game_being_played_is_not_replayed(client: TestClient) -> None:
+    _start(client)
+    game_id = client.get("/api/status").json()["game"]["id"]
+    r = client.get(f"/api/games/{game_id}/replay?step=0")
+    assert r.status_code == 409 and "still being played" in r.json()["detail"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_forwarded_headers_do_not_give_a_guesser_new_addresses(tmp_path: Path) -> None:
+    port = _free_port()
+    main = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
+    process = subprocess.Popen(
+        [sys.executable, "-c", main, "serve", "--data", str(tmp_path), "--port", str(port),
+         "--pin", "2468", "--camera", "none", "--board", "none", "--no-bots"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}/api/status"
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(url, timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        codes = [
+            httpx.get(
+                url, headers={"X-Table-Pin": "0000", "X-Forwarded-For": f"203.0.113.{i}"}
+            ).status_code
+            for i in range(7)
+        ]
+    finally:
+        process.terminate()
+        process.wait(10)
+    assert codes[:5] == [403] * 5 and codes[5:] == [429, 429], codes
