@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import re
+from pathlib import Path
 from typing import Annotated, Any
 
 import segno
@@ -16,10 +18,36 @@ from controller.api.models import MAX_ID, SeatToken, StartRequest, UndoRequest
 router = APIRouter()
 
 
+CARD_FILE_MAX_BYTES = 256 * 1024
+CARD_FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}\.json")
+
+
+def card_file(folder: Path | None, name: Any) -> str:
+    """A card file the host names from a phone: a file name in the table's card folder (`cards/`
+    in its data folder), a regular JSON file under 256 KB; nothing else is read."""
+    if name == "":
+        return ""
+    if not isinstance(name, str) or not CARD_FILE_NAME.fullmatch(name):
+        raise HTTPException(422, "option 'card_file': a file name like my-cards.json, no folders")
+    if folder is None:
+        raise HTTPException(422, "option 'card_file': this table has no card folder")
+    path = folder / name
+    if not path.is_file() or path.is_symlink():
+        raise HTTPException(422, f"option 'card_file': no card file {name!r} in {folder}")
+    if path.stat().st_size > CARD_FILE_MAX_BYTES:
+        raise HTTPException(422, f"option 'card_file': {name!r} is over 256 KB")
+    return str(path)
+
+
 @router.post("/api/games", summary="Start a game (host)")
 async def start(request: StartRequest, table: TableDep, who: Host) -> dict[str, Any]:
+    options = dict(request.options)
+    if "card_file" in options:
+        folder: Path | None = getattr(table, "card_folder", None)
+        options["card_file"] = card_file(folder, options["card_file"])
+
     def begin(game: Any) -> int | None:
-        game.start(request.game, request.options, request.seed)
+        game.start(request.game, options, request.seed)
         return game.record.id if game.record is not None else None
 
     game_id = await table.owner.call(begin)

@@ -126,6 +126,7 @@ class TableService:
         )
         self.pin = settings.pin or _stored_pin(settings.data_dir)
         self.tokens = SeatTokens()
+        self.card_folder = settings.data_dir / "cards"  # card files a host may name from a phone
         self.camera_health = InputHealth()
         self.board_health = InputHealth()
         self.physical: PhysicalTable | None = None

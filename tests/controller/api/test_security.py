@@ -133,3 +133,23 @@ def test_forwarded_headers_do_not_give_a_guesser_new_addresses(tmp_path: Path) -
         process.terminate()
         process.wait(10)
     assert codes[:5] == [403] * 5 and codes[5:] == [429, 429], codes
+
+
+def test_a_card_file_is_read_only_from_the_tables_card_folder(tmp_path: Path) -> None:
+    control = Control(tmp_path / "log.sqlite3")
+    folder = tmp_path / "cards"
+    folder.mkdir()
+    control.card_folder = folder  # type: ignore[attr-defined]
+    client = TestClient(create_app(control))
+    try:
+        for bad in ("/etc/passwd", "../log.sqlite3", "/dev/zero", "cards/x.json", "missing.json"):
+            body = {"game": "derailed", "options": {"players": 2, "card_file": bad}}
+            r = client.post("/api/games", json=body, headers=HOST)
+            assert r.status_code == 422 and "card_file" in r.json()["detail"], (bad, r.text)
+            assert "root:" not in r.text
+        (folder / "big.json").write_text(" " * 300_000)
+        body = {"game": "derailed", "options": {"players": 2, "card_file": "big.json"}}
+        r = client.post("/api/games", json=body, headers=HOST)
+        assert r.status_code == 422 and "256 KB" in r.json()["detail"]
+    finally:
+        control.owner.stop()
