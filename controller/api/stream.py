@@ -11,7 +11,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -25,6 +25,7 @@ from controller.game.snapshot import GameSnapshot
 
 router = APIRouter()
 CATCH_UP_ROWS = 500  # rows sent on one connection's catch-up; a phone further behind reconnects
+STREAMS_PER_ADDRESS = 16  # live streams one address may hold open (a phone holds one)
 KEEP_ALIVE_S = 15.0
 
 
@@ -34,17 +35,35 @@ KEEP_ALIVE_S = 15.0
     response_class=StreamingResponse,
 )
 async def stream(
+    request: Request,
     table: TableDep,
     who: Who,
     last_event_id: Annotated[int | None, Header(ge=0, le=MAX_ID)] = None,
     after: Annotated[int | None, Query(ge=0, le=MAX_ID)] = None,
 ) -> StreamingResponse:
     start = last_event_id if last_event_id is not None else after
+    address = request.client.host if request.client else "?"
+    if _OPEN.get(address, 0) >= STREAMS_PER_ADDRESS:
+        raise HTTPException(429, f"too many live streams from {address}: close one first")
     return StreamingResponse(
-        _events(table, who, start),
+        _counted(address, _events(table, who, start)),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+
+
+_OPEN: dict[str, int] = {}  # live streams per client address
+
+
+async def _counted(address: str, events: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    _OPEN[address] = _OPEN.get(address, 0) + 1
+    try:
+        async for chunk in events:
+            yield chunk
+    finally:
+        _OPEN[address] -= 1
+        if not _OPEN[address]:
+            del _OPEN[address]
 
 
 async def _events(table: TableDep, who: Asker, after: int | None) -> AsyncIterator[bytes]:
@@ -53,14 +72,16 @@ async def _events(table: TableDep, who: Asker, after: int | None) -> AsyncIterat
     snap, last = owner.subscribe(subscriber)
     try:
         sent = last if after is None else after
-        if sent < last:
-            rows = await run_in_threadpool(rendered_rows, table, who, None, sent, CATCH_UP_ROWS)
+        if sent < last and snap.game_id is not None:  # the open game's rows only
+            rows = await run_in_threadpool(
+                rendered_rows, table, who, snap.game_id, sent, CATCH_UP_ROWS
+            )
             for row in rows:
                 if row["id"] > last:
                     break
                 yield _line(row["id"], row["kind"], row)
                 sent = row["id"]
-            if sent < last:
+            if rows and sent < last and len(rows) >= CATCH_UP_ROWS:
                 yield b"retry: 100\n\n"
                 return  # more to catch up: the phone reconnects after the last row it got
         yield _view(snap, who)

@@ -3,6 +3,7 @@ headers and numbers, replays of a game still being played."""
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -153,3 +154,29 @@ def test_a_card_file_is_read_only_from_the_tables_card_folder(tmp_path: Path) ->
         assert r.status_code == 422 and "256 KB" in r.json()["detail"]
     finally:
         control.owner.stop()
+
+
+def test_a_streams_backlog_is_the_open_games_alone(client: TestClient) -> None:
+    _start(client, "trickoftherails", 3)
+    client.post("/api/games/current/end", headers=HOST)
+    _start(client)
+    open_game = client.get("/api/status").json()["game"]["id"]
+    with client.stream("GET", "/api/stream?after=0") as r:
+        games = []
+        for line in r.iter_lines():
+            if line.startswith("event: snapshot"):
+                break
+            if line.startswith("data: "):
+                games.append(json.loads(line[6:])["game"])
+    assert games and set(games) == {open_game}
+
+
+def test_live_streams_per_address_are_capped(client: TestClient) -> None:
+    from controller.api import stream
+
+    stream._OPEN["testclient"] = stream.STREAMS_PER_ADDRESS
+    try:
+        r = client.get("/api/stream")
+        assert r.status_code == 429 and "too many live streams" in r.json()["detail"]
+    finally:
+        del stream._OPEN["testclient"]
