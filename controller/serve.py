@@ -11,6 +11,7 @@ import sys
 import uvicorn
 
 from controller.api.app import create_app
+from controller.api.http import HeadersDeadline
 from controller.table.service import ServiceSettings, TableService
 
 
@@ -37,6 +38,7 @@ async def run_service(settings: ServiceSettings, host: str, port: int) -> None:
         port=port,
         log_level="warning",
         proxy_headers=False,
+        http=HeadersDeadline,
         timeout_graceful_shutdown=3,
     )
     server = uvicorn.Server(config)

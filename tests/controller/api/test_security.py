@@ -180,3 +180,41 @@ def test_live_streams_per_address_are_capped(client: TestClient) -> None:
         assert r.status_code == 429 and "too many live streams" in r.json()["detail"]
     finally:
         del stream._OPEN["testclient"]
+
+
+def test_request_headers_sent_too_slowly_close_the_connection(tmp_path: Path) -> None:
+    import asyncio
+    import threading
+
+    import uvicorn
+
+    from controller.api.http import HeadersDeadline
+
+    control = Control(tmp_path / "log.sqlite3")
+    port = _free_port()
+
+    class Quick(HeadersDeadline):
+        headers_within_s = 1.0
+
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(control), host="127.0.0.1", port=port, log_level="warning",
+                       http=Quick, loop="asyncio")
+    )  # fmt: skip
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert httpx.get(f"http://127.0.0.1:{port}/api/status").status_code == 200
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as slow:
+            slow.sendall(b"GET /api/status HTTP/1.1\r\n")
+            time.sleep(0.4)
+            slow.sendall(b"Host: table\r\n")  # a line now and then, never the end
+            started = time.monotonic()
+            assert slow.recv(100) == b""  # closed by the server
+            assert time.monotonic() - started < 3
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        control.owner.stop()
