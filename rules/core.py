@@ -98,6 +98,28 @@ class Visibility(StrEnum):
     INPUT = "input"
 
 
+class Decision(StrEnum):
+    """Whose decision an action is, when it is one nothing on the table settles (`Action.DECISION`).
+
+    The referee never takes such an action for anyone as part of the moves it reads off the table:
+    where the rules wait for it and more than one is legal, it stops and asks whoever decides.
+
+    NONE: not such a decision: the table shows it (a tile laid, a card played) or proves it (a
+    route the minecart took, a speed die the cart's travel proves, an end of turn the next move
+    proves).
+    FREE: the free choice of the seat to act (`State.current_player`) that nothing on the table
+    shows (which jewel to take, which pile is dropped, which mission is claimed).
+    HIDDEN: a FREE choice that is also concealed (a hidden split): its question, options and answer
+    reach that seat alone; not the other seats, not spectators, not the host.
+    HOST: the host's ruling, whoever is to act (the remedy for a proven revoke).
+    """
+
+    NONE = "none"
+    FREE = "free"
+    HIDDEN = "hidden"
+    HOST = "host"
+
+
 @dataclass(frozen=True)
 class Action:
     """Base of every action and chance outcome: a small frozen value with a stable JSON form.
@@ -105,12 +127,14 @@ class Action:
     Subclasses set `TYPE` (the JSON "type") and declare fields of plain types: int, str, bool,
     str-valued enums, tuples of those, or optional ones. `CHANCE_OUTCOME` marks outcomes that
     only chance (or an observed physical draw) produces; `VISIBILITY` says whether the table
-    shows the action (see `Visibility`; the safe default is INPUT, never inferred).
+    shows the action (see `Visibility`; the safe default is INPUT, never inferred); `DECISION`
+    whether it is someone's own decision that nothing on the table settles (see `Decision`).
     """
 
     TYPE: ClassVar[str] = ""
     CHANCE_OUTCOME: ClassVar[bool] = False
     VISIBILITY: ClassVar[Visibility] = Visibility.INPUT
+    DECISION: ClassVar[Decision] = Decision.NONE  # a seat's own choice: never taken for it
     WORDS: ClassVar[str] = ""  # for players: "place the {cart} minecart on {square}"
 
     def to_json(self) -> JsonDict:

@@ -26,7 +26,7 @@ from controller.referee.deck import digital_draw
 from controller.referee.judge import Alternative, Referee, Verdict, VerdictKind
 from controller.referee.observe import Observation
 from controller.referee.tables import Pieces, as_laid, changed_locations
-from rules.core import CHANCE, Action, GameInfo, IllegalAction, State, Visibility
+from rules.core import CHANCE, Action, Decision, GameInfo, IllegalAction, State, Visibility
 from rules.registry import game_info, new_game
 
 log = logging.getLogger("railtable")
@@ -164,6 +164,13 @@ class LiveGame:
         seat = state.current_player
         if parsed.CHANCE_OUTCOME and asker.role is not Role.HOST:
             raise Refused("only the host enters a physical draw", Refusal.NOT_ALLOWED)
+        if parsed.DECISION is Decision.HOST and asker.role is not Role.HOST:
+            raise Refused(f"only the host decides {parsed.TYPE}", Refusal.NOT_ALLOWED)
+        if parsed.DECISION is Decision.HIDDEN and asker.role is Role.HOST:
+            raise Refused(
+                f"a hidden choice is seat {seat}'s alone: made on its own phone",
+                Refusal.NOT_ALLOWED,
+            )
         if asker.role is Role.SEAT and asker.seat != seat:
             raise Refused(
                 f"it is not seat {asker.seat}'s turn to act (seat {seat} is)", Refusal.NOT_ALLOWED
@@ -175,9 +182,14 @@ class LiveGame:
         verdict = self.verdict
         if verdict is None or verdict.kind not in (VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
             raise Refused("there is no question to answer", Refusal.NOT_NOW)
-        if asker.role is Role.SPECTATOR or (asker.role is Role.SEAT and asker.seat != verdict.seat):
+        if (
+            asker.role is Role.SPECTATOR
+            or (asker.role is Role.SEAT and asker.seat != verdict.seat)
+            or (asker.role is Role.HOST and verdict.hidden)
+        ):
             who = "the host" if verdict.seat is None else f"seat {verdict.seat}"
-            raise Refused(f"the question is for {who}", Refusal.NOT_ALLOWED)
+            alone = " alone (a hidden choice)" if verdict.hidden else ""
+            raise Refused(f"the question is for {who}{alone}", Refusal.NOT_ALLOWED)
         if not 0 <= option < len(verdict.options):
             raise Refused(
                 f"option {option} is not one of 0..{len(verdict.options) - 1}", Refusal.REFUSED

@@ -1,5 +1,7 @@
-"""What each asker may see: a verdict's question only for its seat, a dealt card or a hidden split
-only for the seat it belongs to, the seed for nobody but the host's game record."""
+"""What each asker may see: a verdict's question only for its seat (and the host, unless it is a
+hidden choice: a hidden split is its seat's alone), a dealt card or a hidden split only for the
+seat it belongs to (the host sees the log's actions as a spectator does), the seed for nobody but
+the host's game record."""
 
 from __future__ import annotations
 
@@ -13,13 +15,22 @@ from rules.registry import GAMES, game_info
 
 
 def verdict_for(data: dict[str, Any], who: Asker) -> dict[str, Any]:
-    """A verdict as the asker may see it: the question's options only for its seat and the host."""
-    if who.role is Role.HOST or (who.role is Role.SEAT and who.seat == data.get("seat")):
+    """A verdict as the asker may see it: the question's options only for its seat and the host;
+    a hidden choice's (`"hidden": true`, a hidden split) for its seat alone, not the host."""
+    seat = data.get("seat")
+    if (who.role is Role.SEAT and who.seat == seat and seat is not None) or (
+        who.role is Role.HOST and not data.get("hidden")
+    ):
         return data
     hidden = dict(data)
     if data.get("kind") in (VerdictKind.CHOICE.value, VerdictKind.NEEDS_INPUT.value):
         hidden["options"] = []
-        hidden["text"] = f"seat {data.get('seat')} is asked how the table came about"
+        if data.get("hidden"):
+            hidden["text"] = f"seat {seat} makes a hidden choice on its own phone"
+        elif seat is None:
+            hidden["text"] = "the host is asked what the table cannot show"
+        else:
+            hidden["text"] = f"seat {seat} is asked how the table came about"
         hidden["words"] = hidden["text"]
     hidden["actions"] = [a for a in data.get("actions", []) if not _is_draw(a)]
     return hidden
@@ -44,8 +55,7 @@ def event_for(event: Event, game: str | None, viewer: State | None, who: Asker) 
     sees of an action, whatever the position), or None for a game this table no longer knows."""
     out = event.to_json()
     if event.kind is EventKind.ACTION:
-        seen = _action_for(event, game, viewer, who) if who.role is not Role.HOST else None
-        shown = out["data"]["action"] if seen is None else seen
+        shown = _action_for(event, game, viewer, who)
         if game is not None and game in GAMES:
             text = words(game_info(game).state_class, shown)
         else:
@@ -63,7 +73,7 @@ def _action_for(event: Event, game: str | None, viewer: State | None, who: Asker
         action = game_info(game).state_class.CODEC.parse(event.data["action"])
     except IllegalAction:
         return {"type": "hidden"}
-    seat = who.seat if who.role is Role.SEAT else None
+    seat = who.seat if who.role is Role.SEAT else None  # the host sees what a spectator sees
     actor = -1 if event.seat is None else event.seat
     if viewer is not None:
         return viewer.action_view(action, actor, seat)

@@ -17,7 +17,7 @@ from controller.game.access import Asker, Role
 from controller.game.live import LiveGame
 from controller.game.privacy import audience, audiences, verdict_for
 from controller.referee.judge import Referee, VerdictKind
-from rules.core import GameInfo, State, Visibility
+from rules.core import Action, Decision, GameInfo, State, Visibility
 
 JsonDict = dict[str, Any]
 
@@ -46,7 +46,8 @@ class GameSnapshot:
         return self.by_audience.get(audience(who, self.players), empty)
 
     def status(self) -> JsonDict:
-        """The game part of `/api/status`: what is played, whose turn, the scores, the verdict."""
+        """The game part of `/api/status`: what is played, whose turn, the scores, the verdict
+        (in the words everyone may read: a question's options stay with its seat)."""
         return {
             "game": None
             if self.game_id is None
@@ -88,14 +89,19 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
     public = state.view(None)
     by_audience: dict[Asker, JsonDict] = {}
     verdict_json = None if verdict is None else verdict.to_json()
+    asked: frozenset[Action] = frozenset()  # what the referee's question offers its asker
+    if verdict is not None and verdict.kind is VerdictKind.NEEDS_INPUT:
+        asked = frozenset(a for o in verdict.options for a in o.actions)
     for who in audiences(players):
         seat = who.seat if who.role is Role.SEAT else None
         view = public if seat is None else state.view(seat)
+        host = who.role is Role.HOST
+        mine = verdict is not None and (seat if not host else None) == verdict.seat
         by_audience[who] = {
             "state": state_json(record.id, row, state, view, public),
             "table": table,
             "verdict": None if verdict_json is None else verdict_for(verdict_json, who),
-            "choices": choices(state, seat),
+            "choices": choices(state, seat, host=host, asked=asked if mine else frozenset()),
         }
     return GameSnapshot(
         version,
@@ -108,7 +114,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
         tuple(state.scores()),
         state.is_over,
         None if verdict is None else verdict.kind.value,
-        None if verdict is None else verdict.text,
+        None if verdict_json is None else verdict_for(verdict_json, Asker.spectator())["text"],
         game.store_problem,
         MappingProxyType(by_audience),
     )
@@ -133,14 +139,21 @@ def state_json(game_id: int, row: int, state: State, view: JsonDict, public: Jso
     }
 
 
-def choices(state: State, seat: int | None) -> list[JsonDict]:
-    """What the seat may say now that no sensor sees (nothing unless it is that seat's turn)."""
-    if seat is None or state.current_player != seat:
+def choices(
+    state: State, seat: int | None, host: bool = False, asked: frozenset[Action] = frozenset()
+) -> list[JsonDict]:
+    """What the asker may say now that no sensor sees: a seat, on its turn, all but the host's
+    rulings (`Decision.HOST`); the host, the rulings the rules wait for; a spectator, nothing.
+    What the referee's question to the asker already offers (`asked`) is answered there."""
+    player = state.current_player
+    if player is None or player < 0 or (not host and player != seat):
         return []
     return [
         {"text": a.words(), "action": a.to_json()}
         for a in state.legal_actions()
         if a.VISIBILITY is not Visibility.TABLE
+        and (a.DECISION is Decision.HOST) == host
+        and a not in asked
     ]
 
 

@@ -20,7 +20,7 @@ from controller.referee.deck import digital_draw
 from controller.referee.judge import Referee, Verdict, VerdictKind
 from controller.referee.observe import LocationView, Observation, Seen
 from controller.referee.tables import Pieces, changed_locations
-from rules.core import CHANCE, Action, GameInfo, State, Visibility
+from rules.core import CHANCE, Action, Decision, GameInfo, State, Visibility
 from rules.physical import PlacedPiece, TableObservation
 from rules.playout import Policy, choose
 from rules.registry import game_info, new_game
@@ -47,6 +47,7 @@ class CaseResult:
     # lies in actions nothing on the table shows (a minecart placed and derailed at once)
     alerted: bool
     first_ms: float  # the first verdict's time
+    decisions_taken: int = 0  # someone's own decision the referee took for them: must stay 0
 
 
 def _resolve(state: State) -> None:
@@ -99,9 +100,11 @@ def follow(
     table: dict[str, Pieces],
     truth: list[Action],
     want: str,
+    taken: list[Action] | None = None,
 ) -> tuple[list[Verdict], list[float]]:
     """Act on verdicts as the service would until the table is judged settled; answer inputs
-    and choices as the players played (`truth`, the actions from the state as given)."""
+    and choices as the players played (`truth`, the actions from the state as given). Someone's
+    own decision that the referee took for them is added to `taken`."""
     verdicts: list[Verdict] = []
     times: list[float] = []
     mark = len(state.history)
@@ -118,12 +121,30 @@ def follow(
             applied += answer
         elif verdict.kind is not VerdictKind.APPLIED:
             return verdicts, times
-        for action in applied:
+        for index, action in enumerate(applied):
+            # the referee's own reading: the actions it applies, and a CHOICE's options (a
+            # choice between readings of the table, not the seat's decision); a question's
+            # answer is the seat's, if it was asked of the one who decides
+            answered = verdict.kind is VerdictKind.NEEDS_INPUT and index >= len(verdict.actions)
+            if taken is not None and decided_for(state, action, verdict.seat if answered else -2):
+                taken.append(action)
             state.apply(action)
         _resolve(state)
         if verdict.settles_table:
             table = {**table, **_exact(observation)}
     return verdicts, times
+
+
+def decided_for(state: State, action: Action, asked: int | None = -2) -> bool:
+    """Whether applying `action` now takes someone's own decision (`Decision`) for them: another
+    decision was legal, and it was not answered by whoever decides (`asked`: the seat that
+    answered, None for the host, -2 when nobody was asked)."""
+    if action.CHANCE_OUTCOME or action.DECISION is Decision.NONE:
+        return False
+    if sum(a.DECISION is not Decision.NONE for a in state.legal_actions()) < 2:
+        return False  # nothing else to pick: no decision
+    decider = None if action.DECISION is Decision.HOST else state.current_player
+    return asked != decider
 
 
 def _answer(state: State, verdict: Verdict, rest: list[Action], want: str) -> list[Action] | None:
@@ -196,10 +217,11 @@ def cases(
                 kind = CaseKind.SINGLE
             else:
                 observation = slipped
-        verdicts, times = follow(referee, state, observation, before, truth, want)
+        taken: list[Action] = []
+        verdicts, times = follow(referee, state, observation, before, truth, want, taken)
         if kind is CaseKind.COVERED:  # the hand moves away: the rest must be recovered then
             more, _ = follow(
-                referee, state, whole, before, truth[len(state.history) - mark :], want
+                referee, state, whole, before, truth[len(state.history) - mark :], want, taken
             )
             verdicts += more
         recovered = _key(state) == want
@@ -217,6 +239,7 @@ def cases(
             unseen,
             any(v.kind is VerdictKind.ALERT for v in verdicts),
             times[0],
+            len(taken),
         )
         # carry on from the players' real state
         while len(state.history) > mark:
@@ -270,6 +293,7 @@ def bench(games: list[str], seeds: int, players: int | None = None) -> dict[str,
     single: list[float] = []
     merged: list[float] = []
     counts = {"cases": 0, "recovered": 0, "judged": 0, "false_applied": 0, "in_transit": 0}
+    taken = 0
     wrong = {"cases": 0, "alerted": 0}
     cpu_start = time.process_time()
     wall_start = time.perf_counter()
@@ -279,6 +303,7 @@ def bench(games: list[str], seeds: int, players: int | None = None) -> dict[str,
             count = players or info.min_players + seed % (info.max_players - info.min_players + 1)
             for result in cases(name, count, seed):
                 counts["cases"] += 1
+                taken += result.decisions_taken
                 counts["false_applied"] += result.false_applied and not result.unseen
                 if result.kind is CaseKind.WRONG_PIECE:
                     wrong["cases"] += 1
@@ -302,6 +327,7 @@ def bench(games: list[str], seeds: int, players: int | None = None) -> dict[str,
         "merged_infer_p99_ms": round(_quantile(merged, 0.99), 2),
         "recovered_fraction": round(counts["recovered"] / max(1, counts["judged"]), 4),
         "false_applied": counts["false_applied"],
+        "decisions_taken_for_player": taken,
         "wrong_piece_alerted_fraction": round(wrong["alerted"] / max(1, wrong["cases"]), 4),
         "unseen_cases": counts["in_transit"],
         "cpu_s": round(time.process_time() - cpu_start, 2),

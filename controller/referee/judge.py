@@ -15,6 +15,8 @@ sequences of legal actions for the ones that leave the table exactly as observed
 Actions no sensor sees come in three kinds (`rules.core.Visibility`): IMPLIED ones are taken as part
 of a sequence, INPUT ones only where the rules wait for them or, failing everything else, where the
 table proves them; where the table cannot tell between sequences, the seat concerned is asked.
+Someone's own decision (`rules.core.Decision`: which jewel, a hidden split, the host's ruling) is
+never taken for them: a sequence stops before it, and whoever decides is asked.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from typing import Any
 
 from controller.referee.observe import LocationView, Observation, Seen
 from controller.referee.tables import Pieces, changed_locations
-from rules.core import CHANCE, Action, GameInfo, State, Visibility
+from rules.core import CHANCE, Action, Decision, GameInfo, State, Visibility
 from rules.physical import Catalogue, Piece, PlacedPiece, TableObservation
 
 ChanceResolver = Callable[[State], Action]
@@ -91,6 +93,7 @@ class Verdict:
     wrong: tuple[WrongLocation, ...] = ()
     undo: int = 0
     locations: tuple[str, ...] = ()
+    hidden: bool = False  # a concealed choice: the options are for `seat` alone, not the host
 
     @property
     def settles_table(self) -> bool:
@@ -102,7 +105,7 @@ class Verdict:
         return {
             "kind": self.kind.value,
             "text": self.text,
-            "actions": [a.to_json() for a in self.actions],
+            "actions": [a.to_json() for a in self.actions if _shown(a)],
             "options": [
                 {
                     "actions": [a.to_json() for a in o.actions],
@@ -125,6 +128,7 @@ class Verdict:
             ],
             "undo": self.undo,
             "locations": list(self.locations),
+            "hidden": self.hidden,
             "words": self.words(),
         }
 
@@ -132,9 +136,7 @@ class Verdict:
         """The verdict for a player's phone: the same, with the moves seen in players' words."""
         if self.kind is not VerdictKind.APPLIED:
             return self.text
-        shown = [
-            a for a in self.actions if not a.CHANCE_OUTCOME or a.VISIBILITY is Visibility.TABLE
-        ]
+        shown = [a for a in self.actions if _shown(a)]
         return "seen on the table: " + ("; ".join(a.words() for a in shown) or "nothing new")
 
 
@@ -186,6 +188,7 @@ class _StepKind(StrEnum):
     OPTIONAL_INPUT = "optional_input"  # unseen; taken only when nothing else explains the table
 
 
+_NONE = Decision.NONE
 _UNSEEN = frozenset({_StepKind.IMPLIED, _StepKind.FORCED_INPUT, _StepKind.OPTIONAL_INPUT})
 _PLAYED = frozenset({_StepKind.BY_HAND, _StepKind.IMPLIED, _StepKind.OPTIONAL_INPUT})
 
@@ -206,7 +209,8 @@ class _Path:
     steps: int = 0  # actions taken by players (draws aside)
     seats: frozenset[int] = frozenset()  # who acted (CHANCE for draws)
     off: frozenset[str] = frozenset()  # locations it changed where the table did not change
-    asked: int | None = None  # where an input was taken that the table cannot tell from others
+    asked: int | None = None  # where an input was taken that the table cannot tell from others,
+    # or a seat's own decision (`Decision`): the referee stops there and asks
     shown: Mapping[str, Pieces] = field(default_factory=dict)  # where the table may still show
     # a play as it was laid, its consequences not yet carried out by hand (a trick's last card)
 
@@ -248,7 +252,7 @@ class _Path:
             self.steps + (step is not _StepKind.DRAWN),
             self.seats | {seat},
             off,
-            None,  # set by the caller where this very step is the input asked
+            self.asked,  # once a seat is to be asked, nothing after it is applied
             shown,
         )
 
@@ -360,6 +364,11 @@ class Referee:
             n for n in names if not self.fits(observation.view(n), expected.get(n, ()))
         )
         if not mismatch:
+            question = self._decision_waiting(state, (), resolve_chance)
+            if question is not None:  # the rules wait for someone's own decision: ask it
+                return dataclasses.replace(
+                    question, text="the table is as the rules expect; " + question.text
+                )
             return Verdict(VerdictKind.IN_SYNC, "the table is as the rules expect")
         if not changed & mismatch:
             # every change brings the table closer to the rules: players are following them
@@ -375,7 +384,7 @@ class Referee:
             self._search(state, observation, search, resolve_chance)
         best = self._best(search.found)
         if best:
-            return self._decide(state, observation, best)
+            return self._decide(state, observation, best, resolve_chance)
         hidden = observation.covered() & every
         if hidden:  # unknown locations are never evidence for an alert: could they explain it?
             search = _Search(changed | hidden, mismatch, expected, every, False, limits.node_budget)
@@ -552,7 +561,10 @@ class Referee:
                         off,
                         laid,
                     )
-                    if step is _StepKind.FORCED_INPUT and choices > 1 and path.asked is None:
+                    if path.asked is None and (
+                        (step is _StepKind.FORCED_INPUT and choices > 1)
+                        or (step is _StepKind.OPTIONAL_INPUT and action.DECISION is not _NONE)
+                    ):
                         child = dataclasses.replace(child, asked=len(path.actions))
                     found = len(search.found)
                     self._extend(state, observation, search, resolve_chance, child)
@@ -705,7 +717,13 @@ class Referee:
         return [c for c in minimal if len(c.actions) <= shortest + 1]
 
     # ---- from candidates to a verdict
-    def _decide(self, state: State, observation: Observation, best: list[_Candidate]) -> Verdict:
+    def _decide(
+        self,
+        state: State,
+        observation: Observation,
+        best: list[_Candidate],
+        resolve_chance: ChanceResolver | None,
+    ) -> Verdict:
         covered = frozenset().union(*(c.covered for c in best))
         if covered:
             return Verdict(
@@ -730,19 +748,33 @@ class Referee:
             if known is None or len(cand.actions) < len(known.actions):
                 by_state[cand.state_key] = cand
         readings = sorted(by_state.values(), key=lambda c: (len(c.actions), _text(c.actions)))
-        if len(readings) == 1 and readings[0].asked is not None:
-            return self._ask(state, readings[0].actions[: readings[0].asked])
-        if len(readings) == 1:
-            (only,) = readings
-            return self._applied(state, observation, only)
-        prefix = _common_prefix([c.actions for c in readings])
-        seat = self._seat_after(state, prefix)
-        splits = {c.actions[len(prefix)] for c in readings if len(c.actions) > len(prefix)}
+        # A reading that reaches a question (a seat's own decision, an input the table cannot
+        # tell) is applied only up to it: nothing past it is taken for anyone.
+        parts: dict[tuple[Action, ...], bool] = {}
+        for cand in readings:
+            part = cand.actions if cand.asked is None else cand.actions[: cand.asked]
+            parts[part] = parts.get(part, False) or cand.asked is not None
+        if len(parts) == 1:
+            ((part, asks),) = parts.items()
+            if asks:
+                return self._ask(state, part, resolve_chance)
+            return self._applied(state, observation, readings[0], resolve_chance)
+        sequences = list(parts)
+        prefix = _common_prefix(sequences)
+        seat, _ = self._waiting(state, prefix, resolve_chance)
+        splits = {p[len(prefix)] for p in sequences if len(p) > len(prefix)}
         asking_input = bool(splits) and all(a.VISIBILITY is Visibility.INPUT for a in splits)
         if asking_input:
-            return self._ask(state, prefix, sorted(splits, key=lambda a: a.describe()))
-        options = tuple(Alternative(c.actions[len(prefix) :], _text(c.actions[len(prefix) :]))
-                        for c in readings)  # fmt: skip
+            return self._ask(
+                state, prefix, resolve_chance, sorted(splits, key=lambda a: a.describe())
+            )
+        options = tuple(
+            Alternative(
+                p[len(prefix) :],
+                _text(p[len(prefix) :]) + (", then a question" if parts[p] else ""),
+            )
+            for p in sequences
+        )
         return Verdict(
             VerdictKind.CHOICE,
             f"seat {seat}: the table fits {len(options)} moves; which one was it? "
@@ -753,38 +785,83 @@ class Referee:
         )
 
     def _ask(
-        self, state: State, prefix: tuple[Action, ...], seen: list[Action] | None = None
+        self,
+        state: State,
+        prefix: tuple[Action, ...],
+        resolve_chance: ChanceResolver | None,
+        seen: list[Action] | None = None,
     ) -> Verdict:
-        """Apply `prefix`, then ask the seat concerned for the input the table cannot show."""
-        seat = self._seat_after(state, prefix)
-        asked = self._inputs_after(state, prefix) or seen or []
+        """Apply `prefix`, then ask whoever decides for the input the table cannot show: the
+        seat to act, or the host for a real draw or a ruling (`Decision.HOST`). A hidden choice
+        (`Decision.HIDDEN`) is asked in words that do not show its options."""
+        seat, legal = self._waiting(state, prefix, resolve_chance)
+        asked = [a for a in legal if a.VISIBILITY is Visibility.INPUT] or seen or []
         options = tuple(Alternative((a,), a.describe()) for a in asked)
-        who = f"seat {seat}" if seat is not None else "the host (a real draw)"
+        decisions = {a.DECISION for a in asked} - {_NONE}
+        if Decision.HOST in decisions:
+            seat = None
+        hidden = Decision.HIDDEN in decisions
+        if hidden:
+            kinds = ", ".join(sorted({a.TYPE.replace("_", " ") for a in asked}))
+            text = f"seat {seat}: a hidden choice ({kinds}), made on seat {seat}'s phone alone"
+        elif decisions:
+            who = f"seat {seat}" if seat is not None else "the host"
+            text = f"{who}: yours to decide, the table cannot show it; say which: "
+            text += "; ".join(o.text for o in options)
+        else:
+            who = f"seat {seat}" if seat is not None else "the host (a real draw)"
+            text = f"{who}: the table cannot show this; say which: "
+            text += "; ".join(o.text for o in options)
         return Verdict(
             VerdictKind.NEEDS_INPUT,
-            f"{who}: the table cannot show this; say which: " + "; ".join(o.text for o in options),
+            text,
             actions=prefix,
             options=options,
             seat=seat,
+            hidden=hidden,
         )
 
-    def _inputs_after(self, state: State, prefix: tuple[Action, ...]) -> list[Action]:
-        """Every input the rules wait for once `prefix` is applied (the seat picks one)."""
-        with state.applied(prefix):
-            if state.is_over:
+    def _decision_waiting(
+        self, state: State, prefix: tuple[Action, ...], resolve_chance: ChanceResolver | None
+    ) -> Verdict | None:
+        """The question, if the rules wait for someone's own decision (`Decision`) once
+        `prefix` is applied: everything legal then is one, and there is more than one."""
+        _, legal = self._waiting(state, prefix, resolve_chance)
+        if len(legal) > 1 and all(a.DECISION is not _NONE for a in legal):
+            return self._ask(state, prefix, resolve_chance)
+        return None
+
+    def _waiting(
+        self, state: State, prefix: tuple[Action, ...], resolve_chance: ChanceResolver | None
+    ) -> tuple[int | None, list[Action]]:
+        """Who is to act once `prefix` is applied and the digital deck has drawn (None for the
+        host: a real draw), and what they may do (a real draw: its outcomes)."""
+        with state.applied(prefix) as done:
+            while (
+                state.current_player == CHANCE
+                and resolve_chance is not None
+                and not state.observed_chance()
+                and len(done) < len(prefix) + 64
+            ):
+                outcome = resolve_chance(state)
+                state.apply(outcome)  # taken back with the block, as all it applies
+                done.append(outcome)
+            seat = state.current_player
+            if seat is None:
                 legal: list[Action] = []
-            elif state.current_player == CHANCE:
+            elif seat == CHANCE:
                 legal = [a for a, p in state.chance_outcomes() if p > 0 and state.observed_chance()]
             else:
                 legal = state.legal_actions()
-        return [a for a in legal if a.VISIBILITY is Visibility.INPUT]
+        return (seat if seat is not None and seat >= 0 else None), legal
 
-    def _seat_after(self, state: State, prefix: tuple[Action, ...]) -> int | None:
-        with state.applied(prefix):
-            seat = state.current_player
-        return seat if seat is not None and seat >= 0 else None
-
-    def _applied(self, state: State, observation: Observation, cand: _Candidate) -> Verdict:
+    def _applied(
+        self,
+        state: State,
+        observation: Observation,
+        cand: _Candidate,
+        resolve_chance: ChanceResolver | None,
+    ) -> Verdict:
         instructions: tuple[Instruction, ...] = ()
         if cand.leftover:
             with state.applied(cand.actions):
@@ -793,6 +870,14 @@ class Referee:
         text = "applied: " + _text(cand.actions)
         if instructions:
             text += "; now: " + "; ".join(i.text for i in instructions)
+        question = self._decision_waiting(state, cand.actions, resolve_chance)
+        if question is not None:  # the rules now wait for someone's own decision: ask it
+            return dataclasses.replace(
+                question,
+                text=text + "; " + question.text,
+                instructions=instructions,
+                locations=tuple(sorted(cand.leftover)),
+            )
         return Verdict(
             VerdictKind.APPLIED,
             text,
@@ -859,32 +944,52 @@ class Referee:
     def _take_back(
         self, state: State, observation: Observation, changed: frozenset[str]
     ) -> Verdict | None:
+        """The table back to how it was before the last actions: offer to take them back.
+
+        A draw the digital deck made goes back with them, as a card goes back on top of the deck
+        (made again, the move draws the same card: the deck draws from the game's seed and the
+        number of steps). A real draw (a card turned up on the table, a gem said from the bag)
+        is not taken back by the referee: the table back to before it is an alert saying so."""
         undone: list[Action] = []
-        shown = 0
+        played = 0
+        real: list[Action] = []  # real draws undone on the way
+        taken: list[Action] | None = None
         try:
-            while len(undone) < self.limits.take_back_depth and state.history:
-                if state.history[-1].CHANCE_OUTCOME:
-                    break  # a draw is not taken back by putting pieces back
-                undone.append(state.undo())
-                if undone[-1].VISIBILITY is Visibility.TABLE:
-                    shown += 1
-                if not shown:
+            while played < self.limits.take_back_depth and state.history:
+                action = state.undo()
+                undone.append(action)
+                if action.CHANCE_OUTCOME:
+                    if state.observed_chance():
+                        real.insert(0, action)
                     continue
+                played += 1  # a player's action: its table (a minecart the rules drove, too)
                 earlier = self.table_of(state)
                 names = set(observation.views) | set(earlier)
                 if all(self.fits(observation.view(n), earlier.get(n, ())) for n in names):
                     taken = list(reversed(undone))
-                    return Verdict(
-                        VerdictKind.TAKE_BACK,
-                        "the table is back to before " + _text(tuple(taken)) + ": take it back?",
-                        actions=tuple(taken),
-                        undo=len(undone),
-                        locations=tuple(sorted(changed)),
-                    )
+                    break
         finally:
             for action in reversed(undone):
                 state.apply(action)
-        return None
+        if taken is None:
+            return None
+        if real:
+            alert = self._alert(state, observation, self.table_of(state), changed)
+            played_back = tuple(a for a in taken if not a.CHANCE_OUTCOME)
+            return dataclasses.replace(
+                alert,
+                text=f"not taken back: the table is back to before {_text(played_back)}, but "
+                f"real draws came since ({', '.join(a.describe() for a in real)}) and the "
+                "referee never takes back a real draw: put the pieces back as the rules have "
+                "them, or the host undoes it | " + alert.text.removeprefix("not a legal move: "),
+            )
+        return Verdict(
+            VerdictKind.TAKE_BACK,
+            "the table is back to before " + _text(tuple(taken)) + ": take it back?",
+            actions=tuple(taken),
+            undo=len(taken),
+            locations=tuple(sorted(changed)),
+        )
 
     def _alert(
         self,
@@ -1026,7 +1131,12 @@ def _common_prefix(sequences: list[tuple[Action, ...]]) -> tuple[Action, ...]:
     return tuple(prefix)
 
 
+def _shown(action: Action) -> bool:
+    """A player's action, or a draw the table shows: not a draw only a phone tells (a dealt card
+    is private), which verdicts' words and JSON leave out."""
+    return not action.CHANCE_OUTCOME or action.VISIBILITY is Visibility.TABLE
+
+
 def _text(actions: tuple[Action, ...]) -> str:
     """The actions in words; draws nothing shows are left out (a dealt card is private)."""
-    shown = [a for a in actions if not a.CHANCE_OUTCOME or a.VISIBILITY is Visibility.TABLE]
-    return ", ".join(a.describe() for a in shown) or "nothing"
+    return ", ".join(a.describe() for a in actions if _shown(a)) or "nothing"

@@ -71,6 +71,11 @@ def _observe(state: State, step: Mapping[str, Any], memory: dict[str, Any]) -> s
     if info.layout is None or info.catalogue is None:
         raise TableStepError(f"{info.title} has no physical form")
     layout = info.layout(state.options)
+    if (
+        memory.get("game") == id(state)
+        and state.history[: len(memory["history"])] != memory["history"]
+    ):  # an `undo` step: the host took back, the players put the pieces back as they were
+        memory["game"] = None
     _resolve(state)
     if memory.get("game") != id(state):  # a new game or a `set` position: start from its table
         memory["table"] = referee.table_of(state)
@@ -110,6 +115,7 @@ def _observe(state: State, step: Mapping[str, Any], memory: dict[str, Any]) -> s
         return problem
     _carry_out(state, verdict, step, observation, memory)
     memory["game"] = id(state)
+    memory["history"] = list(state.history)
     return None
 
 
@@ -183,6 +189,12 @@ def _check(state: State, verdict: Verdict, step: Mapping[str, Any]) -> str | Non
         wrong.append(f"locations {list(verdict.locations)}, expected {step['locations']}")
     if "says" in step and str(step["says"]).lower() not in verdict.text.lower():
         wrong.append(f"the verdict says {verdict.text!r}, without {step['says']!r}")
+    if "answer" in step and verdict.kind is VerdictKind.NEEDS_INPUT:
+        answer = state.parse_action(step["answer"])
+        offered = [o.actions for o in verdict.options]
+        if (answer,) not in offered:
+            shown = "; ".join(o.text for o in verdict.options)
+            wrong.append(f"the answer {answer.describe()} is not among the options: {shown}")
     return "; ".join(wrong) or None
 
 
@@ -205,11 +217,11 @@ def _carry_out(
         actions += verdict.options[index].actions
     elif verdict.kind is VerdictKind.NEEDS_INPUT and "answer" in step:
         actions.append(state.parse_action(step["answer"]))
-    elif verdict.kind is not VerdictKind.APPLIED:
-        return
-    for action in actions:
+    elif verdict.kind not in (VerdictKind.APPLIED, VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
+        return  # a question unanswered here: what comes before it is applied, as the service does
+    for action in actions:  # the draws among them are the digital deck's, as the service's
         state.apply(action)
-        _resolve(state)
+    _resolve(state)  # then the deck draws what is still pending, as the service does
 
 
 TABLE_STEPS: ExtraSteps = {"observe": new_observer}

@@ -17,7 +17,7 @@ from controller.game.live import LiveGame
 from controller.referee.judge import Alternative, VerdictKind
 from controller.referee.tables import Pieces
 from controller.simulated.table import PhysicalTable
-from rules.core import CHANCE, Action, GameInfo, State, Visibility
+from rules.core import CHANCE, Action, Decision, GameInfo, State, Visibility
 from rules.physical import PlacedPiece
 from rules.playout import Policy, choose
 
@@ -81,8 +81,8 @@ class Bots:
             self.stats.corrected += 1
             return BotStep.CORRECTED
         if verdict is not None and verdict.kind in (VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
-            seat = verdict.seat if verdict.seat is not None else 0
-            game.answer(Asker.at(seat), self._truth(verdict.options))
+            who = Asker.host() if verdict.seat is None else Asker.at(verdict.seat)
+            game.answer(who, self._answer(state, verdict.options))
             return BotStep.ANSWERED
         if verdict is not None and verdict.kind is VerdictKind.TAKE_BACK:
             game.accept_table(Asker.host())
@@ -97,8 +97,9 @@ class Bots:
         seat = turn
         action = state.parse_action(choose(state, self.rng, Policy.BOT))
         if action.VISIBILITY is not Visibility.TABLE or not self._shows(state, info, action):
+            who = Asker.host() if action.DECISION is Decision.HOST else Asker.at(seat)
             try:
-                game.act(Asker.at(seat), action.to_json())
+                game.act(who, action.to_json())
             except Refused:
                 return BotStep.WAITED
             self.stats.said += 1
@@ -114,6 +115,17 @@ class Bots:
         self.table.lay(after)
         self.stats.played += 1
         return BotStep.PLAYED
+
+    def _answer(self, state: State, options: tuple[Alternative, ...]) -> int:
+        """The option the seat would pick: for its own decision (which jewel, a hidden split),
+        what its bot decides now; for how the table came about, what it really did."""
+        decides = any(a.DECISION is not Decision.NONE for o in options for a in o.actions)
+        if decides and state.current_player is not None and state.current_player != CHANCE:
+            wanted = state.parse_action(choose(state, self.rng, Policy.BOT))
+            for index, option in enumerate(options):
+                if option.actions == (wanted,):
+                    return index
+        return self._truth(options)
 
     def _truth(self, options: tuple[Alternative, ...]) -> int:
         """The option that holds what the bot really did (players answer truthfully)."""

@@ -143,6 +143,7 @@ class TableService:
         self._last: Observation | None = None
         self._stable = 0
         self._judged: Observation | None = None
+        self._judged_changes = -1  # the game's change count when the table was last judged
         self._leds: dict[Square, Color] = {}
         self._lifted: tuple[str, ...] = ()
         self._layout: Layout | None = None
@@ -348,11 +349,14 @@ class TableService:
         if (
             self._stable >= self.settings.settle_ticks
             and self.camera_still
-            and observed != self._judged
+            and (observed != self._judged or self.game.changes != self._judged_changes)
             and self.game.state is not None
         ):
+            # judged again when the game changed from a phone (an answer, a decision, an
+            # undo): what the table showed beyond the question is read now
             self._judged = observed
             verdict = self.game.observe(observed)
+            self._judged_changes = self.game.changes
             if self.game.store_problem is not None:
                 self._judged = None  # not kept: judged again once the log can be written
             self._show(verdict)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.core import Action, ActionCodec, Visibility
+from rules.core import Action, ActionCodec, Decision, Visibility
 from rules.derailed.cards import Facing
 from rules.derailed.data import Column
 
@@ -87,6 +87,7 @@ class ChooseStarter(Action):
     TYPE = "choose_starter"
     WORDS = "seat {seat} starts the round"
     VISIBILITY = Visibility.INPUT
+    DECISION = Decision.FREE  # the tied players say; any of them may play first
     seat: int
 
 

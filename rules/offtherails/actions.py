@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.core import Action, ActionCodec, Visibility
+from rules.core import Action, ActionCodec, Decision, Visibility
 from rules.offtherails.components import Colour, Direction, Gem, Side
 from rules.offtherails.missions import Mission
 
@@ -17,6 +17,7 @@ class ChooseSide(Action):
 
     TYPE = "choose_side"
     WORDS = "choose the {side} side"
+    DECISION = Decision.FREE  # the first player's choice; nothing lies on the table yet
     side: Side
 
 
@@ -104,6 +105,7 @@ class TakeJewel(Action):
 
     TYPE = "take_jewel"
     WORDS = "take a {jewel}"
+    DECISION = Decision.FREE  # jewels carry no markers: the table never shows which
     jewel: Gem
 
 
@@ -113,6 +115,7 @@ class Split(Action):
 
     TYPE = "split"
     WORDS = "split the jewels: {pile}"
+    DECISION = Decision.HIDDEN  # concealed: the hit cart's owner alone knows the piles
     pile: tuple[Gem, ...]
 
 
@@ -122,6 +125,7 @@ class DropPile(Action):
 
     TYPE = "drop_pile"
     WORDS = "drop pile {pile}"
+    DECISION = Decision.FREE  # the moving player's pick between hidden piles
     pile: int
 
 
@@ -131,6 +135,7 @@ class ClaimMission(Action):
 
     TYPE = "claim_mission"
     WORDS = "claim the mission {mission}"
+    DECISION = Decision.FREE  # which of several completed missions
     mission: Mission
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules.core import Action, ActionCodec, Visibility
+from rules.core import Action, ActionCodec, Decision, Visibility
 from rules.trickoftherails.cards import Company
 
 
@@ -125,6 +125,7 @@ class SettleRevoke(Action):
     TYPE = "settle_revoke"
     WORDS = "settle the revoke: {remedy}"
     VISIBILITY = Visibility.INPUT
+    DECISION = Decision.HOST  # the host's ruling, not the offender's
     remedy: Remedy
 
 

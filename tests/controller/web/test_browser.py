@@ -231,8 +231,11 @@ def test_a_player_answers_the_referees_question_from_the_seat_page(
     page = _phone(browser)
     page.goto(f"{url}/?seat={token['token']}")
     page.wait_for_function("document.querySelector('#me').textContent === 'you are seat 0'")
-    page.get_by_role("button", name="choose the north side").click()
-    page.wait_for_function("!document.querySelector('#mine').textContent.includes('choose the')")
+    page.get_by_role("button", name="choose the north side").click()  # the referee asks it
+    page.wait_for_function(
+        "!document.querySelector('#mine').textContent.includes('choose the')"
+        " && !document.querySelector('#question').textContent.includes('choose the')"
+    )
     assert board.stdin is not None
     board.stdin.write("place 0 5\n")  # a minecart on F12: the board cannot tell which one
     board.stdin.flush()
