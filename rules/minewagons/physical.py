@@ -25,7 +25,7 @@ from rules.minewagons.components import (
     load_board,
     rotation_of,
 )
-from rules.minewagons.position import Position
+from rules.minewagons.position import Phase, Position
 from rules.physical import (
     Catalogue,
     CatalogueEntry,
@@ -172,13 +172,17 @@ def layout(options: Mapping[str, Any] | None = None) -> Layout:
 
 
 def expected_table(state: Any) -> TableObservation:
-    """What should lie on each square and starting area now: tiles (turned), wagons, the Rock."""
+    """What should lie on each square and starting area now: tiles (turned), wagons, the Rock.
+
+    A green tile being turned up is in the player's hand once its face is known, until she lays
+    it as she prefers (`orient_tile`): its face and how she lays it show together."""
     board = load_board()
     pos: Position = state.pos
     seats: tuple[Colour, ...] = state.setup.seats
     pieces: dict[str, list[PlacedPiece]] = {}
+    in_hand = pos.pending if pos.phase is Phase.ORIENT else None
     for sq, tile in enumerate(pos.tiles):
-        if tile is None:
+        if tile is None or sq == in_hand:  # a green tile turned up is in her hand until laid
             continue
         if tile.shape is None:
             placed = PlacedPiece(FACE_DOWN)
