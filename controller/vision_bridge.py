@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules.physical import Catalogue, Layout, PlacedPiece, TableObservation
 from vision.geometry import BoardGeometry, CornerMark, MarkerFamily, Rect, Sticker
-from vision.readings import LocationState, SettledView
+from vision.readings import ON_TOP, LocationState, SettledView
 
 
 def marker_family(layout: Layout, catalogue: Catalogue) -> MarkerFamily:
@@ -47,17 +47,21 @@ def stickers(catalogue: Catalogue, copies: dict[int, int] | None = None) -> tupl
 
 def observation(view: SettledView, catalogue: Catalogue) -> TableObservation:
     """A settled view in the rules' terms: pieces per location (rotations reduced to the turns that
-    look different for that piece), occluded locations as unknown, unknown ids dropped."""
+    look different for that piece), occluded locations as unknown, unknown ids dropped; where
+    tall pieces stand on a piece they hide, the location is `on_top`."""
     entries = catalogue.by_marker()
     pieces: dict[str, list[PlacedPiece]] = {}
     unknown = set()
+    on_top = set()
     for reading in view.readings:
         if reading.state == LocationState.OCCLUDED:
             unknown.add(reading.name)
             continue
+        if reading.reason == ON_TOP:
+            on_top.add(reading.name)
         for m in reading.markers:
             entry = entries.get(m.marker_id)
             if entry is not None:
                 turns = m.rotation % max(1, entry.rotations)
                 pieces.setdefault(reading.name, []).append(PlacedPiece(entry.piece, turns))
-    return TableObservation.of(pieces, unknown)
+    return TableObservation.of(pieces, unknown, on_top)

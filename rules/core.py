@@ -135,6 +135,9 @@ class Action:
     CHANCE_OUTCOME: ClassVar[bool] = False
     VISIBILITY: ClassVar[Visibility] = Visibility.INPUT
     DECISION: ClassVar[Decision] = Decision.NONE  # a seat's own choice: never taken for it
+    # IMPLIED actions that pass play to another seat (the end of a turn): the next seat's visible
+    # action proves them. Otherwise only the same seat's own next action proves an implied one.
+    PROVEN_BY_NEXT_SEAT: ClassVar[bool] = False
     WORDS: ClassVar[str] = ""  # for players: "place the {cart} minecart on {square}"
 
     def to_json(self) -> JsonDict:

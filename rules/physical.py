@@ -156,17 +156,22 @@ class TableObservation:
     """Per location name, the pieces lying there (sorted); locations absent from `pieces` are empty.
 
     `unknown` names locations nobody could see (a hand over them): neither empty nor occupied.
+    `on_top` names locations whose pieces seen stand on others they hide (a wagon on its tile):
+    what `pieces` lists lies there, and more may lie under it.
     """
 
     pieces: tuple[tuple[str, tuple[PlacedPiece, ...]], ...] = ()
     unknown: frozenset[str] = field(default_factory=frozenset)
+    on_top: frozenset[str] = field(default_factory=frozenset)
 
     @staticmethod
     def of(
-        pieces: Mapping[str, Iterable[PlacedPiece]], unknown: Iterable[str] = ()
+        pieces: Mapping[str, Iterable[PlacedPiece]],
+        unknown: Iterable[str] = (),
+        on_top: Iterable[str] = (),
     ) -> TableObservation:
         items = tuple(sorted((name, tuple(sorted(ps))) for name, ps in pieces.items() if tuple(ps)))
-        return TableObservation(items, frozenset(unknown))
+        return TableObservation(items, frozenset(unknown), frozenset(on_top))
 
     def at(self, name: str) -> tuple[PlacedPiece, ...]:
         for loc, ps in self.pieces:

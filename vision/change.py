@@ -56,6 +56,8 @@ class ChangeThresholds:
 
     structure_z: float = 0.9
     structure_fraction: float = 0.03
+    structure_cells: int = 0  # or this many cells, when fewer (0: no such cap): a small piece
+    # leaving a long slot (the last wagon off a starting area) changes too few of its cells
     level_log: float = 0.3
     raw_fraction: float = 0.03
     raw_level: int = 14
@@ -70,7 +72,8 @@ def compare(
     Light changes multiply brightness smoothly over the mat, so the per-location gain is fitted
     with a plane in log space (robustly: outliers, the real changes, are dropped and the fit is
     redone). After dividing out that field a location changed if its pattern changed (cells whose
-    z-score moved by more than `structure_z`, over `structure_fraction` of the cells; flat patches
+    z-score moved by more than `structure_z`, over `structure_fraction` of the cells or over
+    `structure_cells` cells, whichever is fewer; flat patches
     have their spread floored so noise cannot count) or its brightness moved by more than
     `level_log`. A location that differs raw but not after this is only re-lit.
     """
@@ -110,7 +113,10 @@ def _really_changed(r: NDArray[np.float32], c: NDArray[np.float32], t: ChangeThr
     zr = (r - mr) / max(float(r.std()), floor)
     zc = (c - mc) / max(float(c.std()), floor)
     moved = np.count_nonzero(np.abs(zr - zc) > t.structure_z)
-    return bool(moved > t.structure_fraction * r.size)
+    limit = t.structure_fraction * r.size
+    if t.structure_cells:
+        limit = min(limit, t.structure_cells)
+    return bool(moved > limit)
 
 
 @dataclass(frozen=True)

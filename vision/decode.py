@@ -13,7 +13,7 @@ import numpy as np
 
 from vision.geometry import BoardGeometry, Rect
 from vision.markers import DetectedMarker, Image, bit_confidence, detect, make_detector
-from vision.readings import LocationReading, LocationState, MarkerReading
+from vision.readings import ON_TOP, LocationReading, LocationState, MarkerReading
 from vision.warp import BoardWarper
 
 
@@ -87,6 +87,7 @@ class LocationDecoder:
         self.camera_mm = camera_mm if camera_mm is not None and camera_mm[2] > 0 else None
         self._tallest = max(self.marker_heights.values(), default=0.0)
         self._foreign: list[DetectedMarker] = []  # per decode: neighbours' tall tops seen here
+        self._under: Image = np.zeros((1, 1), bool)  # per decode: a piece beneath those read
         self.mat_white = mat_white
         self.settings = settings
         self.gains = white_balance_gains(mat_bgr)
@@ -119,7 +120,13 @@ class LocationDecoder:
         if covered > s.max_cover:
             return LocationReading(rect.name, LocationState.OCCLUDED, markers, "covered")
         if markers:
-            return LocationReading(rect.name, LocationState.OCCUPIED, markers)
+            # tall pieces standing on a piece whose rim shows round them: more lies here
+            under = float(np.count_nonzero(self._under & area)) / max(
+                1, int(np.count_nonzero(area))
+            )
+            tall = all(m.marker_id in self.marker_heights for m in markers)
+            on_top = ON_TOP if tall and under > s.max_cover else ""
+            return LocationReading(rect.name, LocationState.OCCUPIED, markers, on_top)
         if self._plain_mat(self._interior(wb, rect), self._interior(luma, rect)) and (
             self._outline_seen(luma, rect)
         ):
@@ -242,6 +249,7 @@ class LocationDecoder:
             & (texture <= s.paper_texture)
         )
         explained = paper.astype(np.uint8)
+        under = np.zeros(wb.shape[:2], np.uint8)  # explained only as a piece beneath one read
         shape = wb.shape[:2]
         for m in found:
             centre = m.corners.mean(axis=0)
@@ -267,7 +275,9 @@ class LocationDecoder:
             own = zone & _similar(wb, body)
             body_mask: Image = np.asarray(cv2.dilate(own, grow), np.uint8)
             explained |= zone & body_mask
-            explained |= self._beneath(wb, own, body_mask, paper)
+            under |= self._beneath(wb, own, body_mask, paper)
+        self._under = (under > 0) & (explained == 0)
+        explained |= under
         grown = cv2.dilate(explained, np.ones((5, 5), np.uint8))
         cover = (grown == 0).astype(np.uint8)
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))

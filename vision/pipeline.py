@@ -62,6 +62,11 @@ class VisionPipeline:
         pieces = [s for s in stickers if s.marker_id not in board.corner_ids]
         self.marker_sizes = {s.marker_id: s.size_mm for s in pieces}
         self.marker_heights = {s.marker_id: s.height_mm for s in pieces if s.height_mm > 0}
+        if settings.change.structure_cells == 0 and self.marker_sizes:
+            # a change as big as half the smallest marker is a change, however long the slot
+            side = min(self.marker_sizes.values()) / settings.cell_mm
+            cells = max(1, int(0.5 * side * side))
+            settings = replace(settings, change=replace(settings.change, structure_cells=cells))
         self.settings = settings
         self.calibrator = Calibrator(board, lens=lens)
         self.stabiliser = Stabiliser(settings.still_frames)

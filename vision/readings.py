@@ -6,6 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+ON_TOP = "on top"
+"""`LocationReading.reason` of an OCCUPIED location whose tall pieces stand on a piece they hide."""
+
 
 class LocationState(StrEnum):
     """A settled location: plain mat, markers on it, or covered by something not a marker."""
@@ -47,7 +50,9 @@ class MarkerReading:
 class LocationReading:
     """A location's state and the markers seen on it (sorted by id); for an OCCLUDED one, why
     it is unknown: "covered" (a hand, a sleeve, something not a piece), "glare", or "hand beside
-    it" (its look changed while a hand covers a neighbour: the piece may still be held)."""
+    it" (its look changed while a hand covers a neighbour: the piece may still be held); for an
+    OCCUPIED one, `ON_TOP` when the pieces read stand on a piece whose marker they hide (a wagon
+    on its tile): more lies there than the markers say."""
 
     name: str
     state: LocationState

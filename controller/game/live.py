@@ -24,7 +24,7 @@ from controller.game.store import (
 )
 from controller.referee.deck import digital_draw
 from controller.referee.judge import Alternative, Referee, Verdict, VerdictKind
-from controller.referee.observe import Observation
+from controller.referee.observe import Observation, Seen
 from controller.referee.tables import Pieces, as_laid, changed_locations
 from rules.core import CHANCE, Action, Decision, GameInfo, IllegalAction, State, Visibility
 from rules.registry import game_info, new_game
@@ -46,6 +46,8 @@ class LiveGame:
         self.table: dict[str, Pieces] = {}
         self.verdict: Verdict | None = None  # the last verdict, while it stands
         self.last_move: frozenset[str] = frozenset()  # locations the last players' move changed
+        self.seen: Observation | None = None  # the last settled table judged: which inputs see
+        self._last_seat: int | None = None  # the seat whose action came last (asked for a draw)
         self.changes = 0  # counts every change anyone may see: the owner publishes on a new count
         self.store_problem: str | None = None  # why the last write failed, until one works
         self._written: dict[str, Any] | None = None  # the verdict last written to the log
@@ -104,6 +106,7 @@ class LiveGame:
         self.verdict = None
         self.last_move = frozenset()
         self._written = None
+        self._last_seat = None
 
     def _open(self) -> tuple[GameRecord, State]:
         if self.record is None or self.state is None:
@@ -116,6 +119,7 @@ class LiveGame:
         record, state = self._open()
         if self.referee is None or state.is_over:
             return None
+        self.seen = observation
         verdict = self.referee.judge(state, observation, self.table, digital_draw)
         entries: list[tuple[int | None, EventKind, Any]] = []
         applied: list[tuple[int | None, Action]] = []
@@ -141,7 +145,8 @@ class LiveGame:
         if entries:
             self._written = said
         if verdict.settles_table:
-            self.table = as_laid(self.table, observation)
+            referee = self.referee
+            self.table = as_laid(self.table, observation, referee.table_of(state), referee.fits)
         self.verdict = None if verdict.kind is VerdictKind.IN_SYNC else verdict
         self.changes += 1
         self._publish(events)
@@ -267,6 +272,8 @@ class LiveGame:
                 seat = state.current_player
                 state.apply(action)
                 done.append((seat, state.history[-1]))
+                if seat is not None and seat >= 0:
+                    self._last_seat = seat
         except IllegalAction as error:
             for _ in done:
                 state.undo()
@@ -309,20 +316,53 @@ class LiveGame:
             self._publish(events)
 
     def _ask_for_draws(self) -> None:
-        """A real draw nothing on the table shows (a gem from the bag): ask the host which."""
+        """A real draw nothing on the table shows (a gem from the bag), or one no input here
+        sees (a tile's face with the sensor board alone): ask the seat that drew it (the seat
+        whose action came last; else the host) which."""
         state = self.state
         if state is None or state.current_player != CHANCE or not state.observed_chance():
             return
         outcomes = [a for a, p in state.chance_outcomes() if p > 0]
-        if not outcomes or all(a.VISIBILITY is Visibility.TABLE for a in outcomes):
-            return  # the camera will see it (a card in the reveal slot)
+        if not outcomes:
+            return
+        if all(a.VISIBILITY is Visibility.TABLE for a in outcomes):
+            if self._inputs_see(state, outcomes):
+                return  # the camera will see it (a card in the reveal slot)
+            seat = self._last_seat
+        else:
+            seat = None
         options = tuple(Alternative((a,), a.describe()) for a in outcomes)
+        who = f"seat {seat}" if seat is not None else "the host (a real draw)"
         self.changes += 1
         self.verdict = Verdict(
             VerdictKind.NEEDS_INPUT,
-            "the host (a real draw): say which came up: " + "; ".join(o.text for o in options),
+            f"{who}: say which came up: " + "; ".join(o.text for o in options),
             options=options,
+            seat=seat,
         )
+
+    def _inputs_see(self, state: State, outcomes: list[Action]) -> bool:
+        """Whether the inputs of the table last judged tell each outcome on the table (a camera
+        over the location it changes, or the sensor board where it moves a magnet); True
+        before any table was judged."""
+        seen, referee = self.seen, self.referee
+        if seen is None or referee is None:
+            return True
+        before = referee.table_of(state)
+        for outcome in outcomes:
+            with state.applied([outcome]):
+                after = referee.table_of(state)
+            for name in changed_locations(before, after):
+                if seen.camera_covers(name):
+                    break
+                if seen.view(name).seen is Seen.MAGNET and (
+                    any(referee.is_magnetic(p.piece) for p in before.get(name, ()))
+                    != any(referee.is_magnetic(p.piece) for p in after.get(name, ()))
+                ):
+                    break
+            else:
+                return False
+        return True
 
     def _check_end(self) -> None:
         if self.state is not None and self.state.is_over and self.record is not None:

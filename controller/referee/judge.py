@@ -31,7 +31,7 @@ from enum import StrEnum
 from typing import Any
 
 from controller.referee.observe import LocationView, Observation, Seen
-from controller.referee.tables import Pieces, changed_locations
+from controller.referee.tables import Pieces, changed_locations, holds, without
 from rules.core import CHANCE, Action, Decision, GameInfo, State, Visibility
 from rules.physical import Catalogue, Piece, PlacedPiece, TableObservation
 
@@ -205,6 +205,7 @@ class _Path:
     # table, the rules' own consequences among them (carts driven on, tokens drawn)
     run_seat: int | None = None  # the seat whose unseen steps (an implied end of turn, an
     # input) have not yet shown on the table; only that seat's own next action may prove them
+    # (after an action the game says the next seat proves, the end of a turn: that seat's)
     quiet: int = 0  # unseen steps in a row that changed nothing on the table (draws aside)
     steps: int = 0  # actions taken by players (draws aside)
     seats: frozenset[int] = frozenset()  # who acted (CHANCE for draws)
@@ -213,6 +214,8 @@ class _Path:
     # or a seat's own decision (`Decision`): the referee stops there and asks
     shown: Mapping[str, Pieces] = field(default_factory=dict)  # where the table may still show
     # a play as it was laid, its consequences not yet carried out by hand (a trick's last card)
+    by_hand_at: frozenset[str] = frozenset()  # locations last changed by a hand's action that
+    # names them (a wagon's start and stop), not by what the rules did after it
 
     @property
     def run_shows(self) -> bool:
@@ -235,25 +238,38 @@ class _Path:
         seat: int,
         off: frozenset[str],
         laid: Mapping[str, Pieces] | None = None,
+        next_seat: int | None = None,
     ) -> _Path:
         """The path one step longer; `laid`: where the table may show this play as laid."""
         by_hand = step is _StepKind.BY_HAND
         shown = {n: ps for n, ps in self.shown.items() if n not in moved}
         shown.update(laid or {})
         by_rules = by_hand or step in (_StepKind.DRAWN, _StepKind.SEEN_DRAW)
+        run = self._run_after(step, shows, seat)
+        if (
+            run is not None
+            and step is _StepKind.IMPLIED
+            and action.PROVEN_BY_NEXT_SEAT
+            and next_seat is not None
+            and next_seat >= 0
+        ):
+            run = next_seat  # the turn passed on unseen: the next seat's move proves it
         return _Path(
             (*self.actions, action),
             table,
             self.by_hand + by_hand,
             self.optional_inputs + (step is _StepKind.OPTIONAL_INPUT),
             self.rules_touched | moved if by_rules else self.rules_touched,
-            self._run_after(step, shows, seat),
+            run,
             0 if by_hand or moved else self.quiet + (step is not _StepKind.DRAWN),
             self.steps + (step is not _StepKind.DRAWN),
             self.seats | {seat},
             off,
             self.asked,  # once a seat is to be asked, nothing after it is applied
             shown,
+            by_hand_at=(self.by_hand_at - moved) | (moved & _field_values(action))
+            if by_hand
+            else self.by_hand_at - moved,
         )
 
 
@@ -331,6 +347,8 @@ class Referee:
             return self.canonical(view.pieces) == pieces
         if view.seen is Seen.MAGNET:
             return view.magnet == any(p.piece in self._magnetic for p in pieces)
+        if view.seen is Seen.ON_TOP:  # what stands on top is seen; what it hides may be anything
+            return holds(pieces, self.canonical(view.pieces))
         return True
 
     def _hides_change(self, view: LocationView, before: Pieces, after: Pieces) -> bool:
@@ -339,6 +357,9 @@ class Referee:
             return False
         if view.seen is Seen.UNKNOWN:
             return True
+        if view.seen is Seen.ON_TOP:  # a change under the pieces on top
+            top = self.canonical(view.pieces)
+            return without(before, top) != without(after, top)
         unmagnetic_before = [p for p in before if p.piece not in self._magnetic]
         unmagnetic_after = [p for p in after if p.piece not in self._magnetic]
         return unmagnetic_before != unmagnetic_after
@@ -406,7 +427,7 @@ class Referee:
         """Pieces seen on more locations than the game has of them (two of the one Rock)."""
         where: dict[Piece, list[str]] = {}
         for name, view in sorted(observation.views.items()):
-            if view.seen is Seen.EXACT:
+            if view.seen in (Seen.EXACT, Seen.ON_TOP):
                 for placed in view.pieces:
                     where.setdefault(placed.piece, []).append(name)
         return {p: names for p, names in where.items() if len(names) > self._copies.get(p, 1 << 30)}
@@ -560,6 +581,7 @@ class Referee:
                         CHANCE if seat is None else seat,
                         off,
                         laid,
+                        state.current_player,
                     )
                     if path.asked is None and (
                         (step is _StepKind.FORCED_INPUT and choices > 1)
@@ -621,6 +643,9 @@ class Referee:
             return extra + len(seen)
         if view.seen is Seen.MAGNET:
             return int(not self.fits(view, pieces))
+        if view.seen is Seen.ON_TOP:  # pieces seen on top that are not there
+            top = self.canonical(view.pieces)
+            return len(top) - (len(pieces) - len(without(pieces, top)))
         return 0
 
     def _next_steps(
@@ -682,6 +707,11 @@ class Referee:
             for n in leftover - search.pending - path.rules_touched
         ):
             return False  # only the rules' own moves, or pieces they took off, are left to do
+        if any(
+            observation.view(n).seen is Seen.MAGNET
+            for n in (leftover & path.by_hand_at) - search.pending
+        ):
+            return False  # a magnet still felt where a hand's own move took it: not that move
         covered = frozenset(
             n
             for n in touched
@@ -724,7 +754,10 @@ class Referee:
         best: list[_Candidate],
         resolve_chance: ChanceResolver | None,
     ) -> Verdict:
-        covered = frozenset().union(*(c.covered for c in best))
+        # wait for what is hidden for now (a hand); what no input can ever see (a starting area
+        # with the sensor board alone, a tile under a wagon) is never waited for: the readings
+        # rest on what is seen, and where they differ the seat is asked
+        covered = frozenset().union(*(c.covered for c in best)) & observation.covered()
         if covered:
             return Verdict(
                 VerdictKind.WAITING,
@@ -763,6 +796,19 @@ class Referee:
         prefix = _common_prefix(sequences)
         seat, _ = self._waiting(state, prefix, resolve_chance)
         splits = {p[len(prefix)] for p in sequences if len(p) > len(prefix)}
+        if splits and all(a.CHANCE_OUTCOME and a.VISIBILITY is Visibility.TABLE for a in splits):
+            # a real draw the table will show, not shown yet (a tile turned up, still in hand)
+            before, where = self.table_of(state), set[str]()
+            for cand in readings:
+                with state.applied(cand.actions):
+                    where |= changed_locations(before, self.table_of(state))
+            return Verdict(
+                VerdictKind.WAITING,
+                "waiting: what came up ("
+                + " or ".join(sorted(a.describe() for a in splits))
+                + ") does not show on the table yet",
+                locations=tuple(sorted(where)),
+            )
         asking_input = bool(splits) and all(a.VISIBILITY is Visibility.INPUT for a in splits)
         if asking_input:
             return self._ask(
@@ -915,6 +961,8 @@ class Referee:
                 have = self.canonical(view.pieces)
                 take_off = tuple(p for p in have if p not in want)
                 put_on = tuple(p for p in want if p not in have)
+            elif view is not None and view.seen is Seen.ON_TOP:  # what it hides is not known
+                take_off, put_on = without(self.canonical(view.pieces), want), ()
             elif view is not None and view.seen is Seen.MAGNET:
                 wanted_magnets = tuple(p for p in want if p.piece in self._magnetic)
                 take_off = () if wanted_magnets else (PlacedPiece(Piece("magnetic", "piece")),)
@@ -1071,6 +1119,8 @@ class Referee:
             return self.describe_pieces(self.canonical(view.pieces))
         if view.seen is Seen.MAGNET:
             return "a magnetic piece" if view.magnet else "no magnetic piece"
+        if view.seen is Seen.ON_TOP:
+            return self.describe_pieces(self.canonical(view.pieces)) + " (on what it hides)"
         return "something unseen"
 
 

@@ -28,6 +28,7 @@ class Seen(StrEnum):
     """How much is known of one location."""
 
     EXACT = "exact"  # every piece on it, with its rotation
+    ON_TOP = "on_top"  # the pieces standing on top, with their rotation; what they hide is unseen
     MAGNET = "magnet"  # only whether a magnetic piece lies on it
     UNKNOWN = "unknown"  # nothing (a hand over it, no input covers it, the inputs disagree)
 
@@ -37,7 +38,7 @@ class LocationView:
     """What is known of one location: all of it, its magnets, or nothing, and why."""
 
     seen: Seen
-    pieces: tuple[PlacedPiece, ...] = ()  # EXACT: the pieces, sorted
+    pieces: tuple[PlacedPiece, ...] = ()  # EXACT, ON_TOP: the pieces (seen), sorted
     magnet: bool = False  # MAGNET: a magnetic piece lies there
     reason: str = ""  # why it is not EXACT (or what the inputs disagree about)
 
@@ -62,13 +63,24 @@ class Observation:
         return {n: v.reason for n, v in self.views.items() if v.seen is Seen.UNKNOWN}
 
     def covered(self) -> frozenset[str]:
-        """Locations hidden for now (a hand, the inputs disagreeing), not for good (no input)."""
+        """Locations hidden for now (a hand, the inputs disagreeing), not for good (no input; the
+        sensor board alone, which never sees what is not magnetic; what a piece standing on top
+        hides, ON_TOP)."""
         return frozenset(
             n
             for n, v in self.views.items()
             if (v.seen is Seen.UNKNOWN and v.reason != NO_INPUT)
             or (v.seen is Seen.MAGNET and v.reason == COVERED)
         )
+
+    def camera_covers(self, name: str) -> bool:
+        """Whether a camera looks at this location (a hand may cover it just now)."""
+        view = self.view(name)
+        if view.seen in (Seen.EXACT, Seen.ON_TOP):
+            return True
+        if view.seen is Seen.MAGNET:
+            return view.reason == COVERED
+        return view.reason != NO_INPUT
 
     @staticmethod
     def exact(table: TableObservation, names: Iterable[str]) -> Observation:
@@ -77,7 +89,9 @@ class Observation:
         views = {
             n: LocationView(Seen.UNKNOWN, reason=COVERED)
             if n in table.unknown
-            else LocationView(Seen.EXACT, tuple(sorted(have.get(n, ()))))
+            else LocationView(
+                Seen.ON_TOP if n in table.on_top else Seen.EXACT, tuple(sorted(have.get(n, ())))
+            )
             for n in names
         }
         return Observation(InputMode.CAMERA_ONLY, views)
@@ -128,7 +142,10 @@ def fuse(
                 reason=f"the sensor board feels {what}; the camera sees magnetic pieces: {shown}",
             )
             continue
-        views[loc.name] = LocationView(Seen.EXACT, pieces)
+        # where pieces stand on others they hide (a wagon on its tile), the camera sees the top
+        views[loc.name] = LocationView(
+            Seen.ON_TOP if loc.name in camera.on_top else Seen.EXACT, pieces
+        )
     return Observation(mode, views)
 
 

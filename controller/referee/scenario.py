@@ -21,7 +21,7 @@ from rules.registry import game_info
 from rules.scenario import ExtraSteps, StepHandler
 
 _TURNS = "NESW"
-_OBSERVE_KEYS = {"after", "put", "take", "cover", "sensors"}
+_OBSERVE_KEYS = {"after", "put", "take", "cover", "on_top", "sensors"}
 _STEP_KEYS = {"observe", "verdict", "actions", "locations", "says", "choose", "answer"}
 _SENSORS = ("none", "also", "only")
 
@@ -86,10 +86,15 @@ def _observe(state: State, step: Mapping[str, Any], memory: dict[str, Any]) -> s
         seen[name] = tuple(sorted((*seen.get(name, ()), *pieces)))
     names = {loc.name for loc in layout.locations}
     cover = spec.get("cover", [])
-    for name in [*seen, *cover]:
+    on_top = spec.get("on_top", [])
+    for name in [*seen, *cover, *on_top]:
         if name not in names:
             raise TableStepError(f"{name!r} is not a location of {layout.name}")
-    camera = TableObservation.of(seen, cover)
+    standing = {e.piece for e in info.catalogue().entries if e.height_mm > 0}
+    shown = {  # where pieces stand on others, the camera sees only them
+        n: tuple(p for p in ps if n not in on_top or p.piece in standing) for n, ps in seen.items()
+    }
+    camera = TableObservation.of(shown, cover, on_top)
     sensors = spec.get("sensors", "none")
     if sensors not in _SENSORS:
         raise TableStepError(f"'sensors' is one of {', '.join(_SENSORS)}, not {sensors!r}")
@@ -113,7 +118,7 @@ def _observe(state: State, step: Mapping[str, Any], memory: dict[str, Any]) -> s
     problem = _check(state, verdict, step)
     if problem:
         return problem
-    _carry_out(state, verdict, step, observation, memory)
+    _carry_out(state, referee, verdict, step, observation, memory)
     memory["game"] = id(state)
     memory["history"] = list(state.history)
     return None
@@ -200,13 +205,12 @@ def _check(state: State, verdict: Verdict, step: Mapping[str, Any]) -> str | Non
 
 def _carry_out(
     state: State,
+    referee: Referee,
     verdict: Verdict,
     step: Mapping[str, Any],
     observation: Observation,
     memory: dict[str, Any],
 ) -> None:
-    if verdict.settles_table:
-        memory["table"] = as_laid(memory["table"], observation)
     actions: list[Action] = list(verdict.actions)
     if verdict.kind is VerdictKind.CHOICE and "choose" in step:
         index = step["choose"]
@@ -218,10 +222,13 @@ def _carry_out(
     elif verdict.kind is VerdictKind.NEEDS_INPUT and "answer" in step:
         actions.append(state.parse_action(step["answer"]))
     elif verdict.kind not in (VerdictKind.APPLIED, VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
-        return  # a question unanswered here: what comes before it is applied, as the service does
+        actions = []  # no question here; one unanswered: what comes before it is applied
     for action in actions:  # the draws among them are the digital deck's, as the service's
         state.apply(action)
     _resolve(state)  # then the deck draws what is still pending, as the service does
+    if verdict.settles_table:
+        rules = referee.table_of(state)
+        memory["table"] = as_laid(memory["table"], observation, rules, referee.fits)
 
 
 TABLE_STEPS: ExtraSteps = {"observe": new_observer}

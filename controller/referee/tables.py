@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
-from controller.referee.observe import Observation, Seen
+from controller.referee.observe import LocationView, Observation, Seen
 from rules.physical import PlacedPiece
 
 Pieces = tuple[PlacedPiece, ...]
@@ -18,10 +18,39 @@ def changed_locations(before: Table, after: Table) -> frozenset[str]:
     )
 
 
-def as_laid(before: Table, observation: Observation) -> dict[str, Pieces]:
-    """The table as now believed to lie: what is seen exactly, and what was there elsewhere."""
+def without(pieces: Pieces, taken: Pieces) -> Pieces:
+    """`pieces` less one of each of `taken` (those it holds)."""
+    left = list(pieces)
+    for piece in taken:
+        if piece in left:
+            left.remove(piece)
+    return tuple(left)
+
+
+def holds(pieces: Pieces, some: Pieces) -> bool:
+    """Whether `pieces` holds each of `some` (as many times as `some` lists it)."""
+    return len(without(pieces, some)) == len(pieces) - len(some)
+
+
+def as_laid(
+    before: Table,
+    observation: Observation,
+    rules: Table | None = None,
+    fits: Callable[[LocationView, Pieces], bool] | None = None,
+) -> dict[str, Pieces]:
+    """The table as now believed to lie: what is seen exactly, and what was there elsewhere.
+
+    Where less than everything is seen (only magnets, the pieces on top of others, nothing), the
+    rules' table `rules` is believed where it agrees with what is seen (`fits`): with the sensor
+    board alone a wagon moved is believed gone from where it left and off the starting area it
+    came from; what a wagon stands on is the tile the rules put there."""
     table = dict(before)
     for name, view in observation.views.items():
         if view.seen is Seen.EXACT:
             table[name] = view.pieces
+        elif rules is not None and fits is not None and fits(view, rules.get(name, ())):
+            table[name] = rules.get(name, ())
+        elif view.seen is Seen.ON_TOP:
+            top = view.pieces
+            table[name] = tuple(sorted((*top, *without(before.get(name, ()), top))))
     return table

@@ -1,9 +1,12 @@
 """Bot players at the simulated table: they play physically, mistakes included.
 
 They lay the pieces a legal action calls for on the simulated table (magnets for the virtual
-board, markers for the camera's renderer), say on a phone what no sensor sees, now and then make a
-mistake the referee must catch (a piece on a square no legal move reaches), and put it right after
-the alert. They run on the game owner's thread, as part of the table's tick.
+board, markers for the camera's renderer), say on a phone what no input of this table sees (with
+the sensor board alone: every tile), turn up what the table shows by chance (a green tile's face)
+and answer the referee's questions as a player would: what they did, what came up. A turn's end
+that the next player's move proves is left unsaid now and then, as players do. Now and then they
+make a mistake the referee must catch (a piece on a square no legal move reaches), and put it
+right after the alert. They run on the game owner's thread, as part of the table's tick.
 """
 
 from __future__ import annotations
@@ -11,13 +14,15 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from controller.game.access import Asker, Refused
 from controller.game.live import LiveGame
-from controller.referee.judge import Alternative, VerdictKind
-from controller.referee.tables import Pieces
+from controller.referee.judge import Alternative, Verdict, VerdictKind
+from controller.referee.observe import fuse
+from controller.referee.tables import Pieces, changed_locations
 from controller.simulated.table import PhysicalTable
-from rules.core import CHANCE, Action, Decision, GameInfo, State, Visibility
+from rules.core import CHANCE, Action, Decision, State, Visibility
 from rules.physical import PlacedPiece
 from rules.playout import Policy, choose
 
@@ -55,14 +60,22 @@ class Bots:
         table: PhysicalTable,
         seed: int = 0,
         mistake_rate: float = 0.06,
+        camera: bool = True,
+        sensors: bool = True,
+        unsaid_rate: float = 0.5,
     ) -> None:
         self.game = game
         self.table = table
         self.rng = random.Random(seed)
         self.mistake_rate = mistake_rate
+        self.camera = camera  # which inputs the table has: what they see needs no phone
+        self.sensors = sensors
+        self.unsaid_rate = unsaid_rate  # how often a turn's end the next move proves goes unsaid
         self.stats = BotStats()
         self._mistake: str | None = None  # the location of the bot's last mistake
+        self._patience = 0  # goes left to wait for the referee to see the mistake
         self._played: list[Action] = []  # what the bots really did since the referee last asked
+        self._unsaid: list[tuple[int, Action]] = []  # a turn ended, not said: the next move shows
 
     def go(self) -> BotStep:
         """One step by whoever is to act, answering the referee first."""
@@ -73,17 +86,26 @@ class Bots:
         expected = game.referee.table_of(state)
         if self._mistake is not None and verdict is not None and verdict.actions:
             self.stats.mistakes_applied += 1
+            self._mistake = None
+        elif self._mistake is not None and (
+            verdict is None or verdict.kind is not VerdictKind.ALERT
+        ):
+            self._patience -= 1  # the referee has not seen it yet (the sensor board is slower)
+            if self._patience > 0:
+                return BotStep.WAITED
+            self._mistake = None  # never seen: put it right
+            self.table.lay(expected)
+            return BotStep.CORRECTED
         if verdict is not None and verdict.kind is VerdictKind.ALERT:
             if self._mistake is not None:
                 self.stats.mistakes_alerted += 1
             self._mistake = None
-            self.table.lay(expected)  # put it right: the table as the rules have it
+            self._say_unsaid()
+            self.table.lay(game.referee.table_of(state))  # put it right: as the rules have it
             self.stats.corrected += 1
             return BotStep.CORRECTED
         if verdict is not None and verdict.kind in (VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
-            who = Asker.host() if verdict.seat is None else Asker.at(verdict.seat)
-            game.answer(who, self._answer(state, verdict.options))
-            return BotStep.ANSWERED
+            return self._answer(state, verdict)
         if verdict is not None and verdict.kind is VerdictKind.TAKE_BACK:
             game.accept_table(Asker.host())
             self.table.lay(expected)
@@ -92,11 +114,33 @@ class Bots:
             self.table.lay(expected)  # carry out the instructions
             return BotStep.FOLLOWED
         turn = state.current_player
-        if turn is None or turn == CHANCE:
+        if turn is None:
             return BotStep.WAITED
-        seat = turn
-        action = state.parse_action(choose(state, self.rng, Policy.BOT))
-        if action.VISIBILITY is not Visibility.TABLE or not self._shows(state, info, action):
+        if turn == CHANCE:
+            if not state.observed_chance():
+                return BotStep.WAITED  # the digital deck draws it
+            return self._draw_on_table(state)
+        unsaid = [a for _, a in self._unsaid]
+        with state.applied(unsaid):
+            seat = state.current_player
+            if seat is None or seat == CHANCE:
+                action = None
+            else:
+                action = state.parse_action(choose(state, self.rng, Policy.BOT))
+                shows = action.VISIBILITY is Visibility.TABLE and self._shows(state, action)
+        if action is None or seat is None or seat == CHANCE:
+            self._say_unsaid()
+            return BotStep.SAID
+        if not shows:
+            if (
+                action.VISIBILITY is Visibility.IMPLIED
+                and action.PROVEN_BY_NEXT_SEAT
+                and not self._unsaid
+                and self.rng.random() < self.unsaid_rate
+            ):
+                self._unsaid.append((seat, action))  # the next player's move will show it
+                return BotStep.WAITED
+            self._say_unsaid()
             who = Asker.host() if action.DECISION is Decision.HOST else Asker.at(seat)
             try:
                 game.act(who, action.to_json())
@@ -106,40 +150,121 @@ class Bots:
             return BotStep.SAID
         if self.rng.random() < self.mistake_rate and self._make_mistake(expected):
             return BotStep.MISTAKE
-        laid = game.referee.table_as_laid(state, action)  # the card in its slot, say
-        with state.applied([action]):
+        with state.applied(unsaid):
+            laid = game.referee.table_as_laid(state, action)  # the card in its slot, say
+        with state.applied([*unsaid, action]):
             after = game.referee.table_of(state)
         if laid is not None and laid != after:
-            after = laid  # as players do: lay the play, then carry out what it causes
-        self._played = [*self._played[-5:], action]
+            after = {**after, **laid}  # as players do: lay the play, then carry out what it causes
+        self._played = [*self._played[-5:], *unsaid, action]
+        self._unsaid = []
         self.table.lay(after)
         self.stats.played += 1
         return BotStep.PLAYED
 
-    def _answer(self, state: State, options: tuple[Alternative, ...]) -> int:
-        """The option the seat would pick: for its own decision (which jewel, a hidden split),
-        what its bot decides now; for how the table came about, what it really did."""
+    def _say_unsaid(self) -> None:
+        """Say on a phone the turn's end left unsaid (no move of the next player shows it)."""
+        unsaid, self._unsaid = self._unsaid, []
+        for seat, action in unsaid:
+            try:
+                self.game.act(Asker.at(seat), action.to_json())
+                self.stats.said += 1
+            except Refused:
+                return
+
+    def _draw_on_table(self, state: State) -> BotStep:
+        """Chance the table shows (a green tile turned up shows its face): the bot turns it up
+        and goes on as its player would (lays the tile the way she prefers), all at once."""
+        assert self.game.referee is not None
+        outcomes = [(a, p) for a, p in state.chance_outcomes() if p > 0]
+        if not outcomes:
+            return BotStep.WAITED
+        outcome = self.rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        steps: list[Action] = [outcome]
+        with state.applied([outcome]):
+            seat = state.current_player
+            if seat is not None and seat >= 0:
+                follow = state.parse_action(choose(state, self.rng, Policy.BOT))
+                if follow.VISIBILITY is Visibility.TABLE:
+                    steps.append(follow)
+        with state.applied(steps):
+            after = self.game.referee.table_of(state)
+        self._played = [*self._played[-5:], *steps]
+        self.table.lay(after)
+        self.stats.played += 1
+        return BotStep.PLAYED
+
+    def _answer(self, state: State, verdict: Verdict) -> BotStep:
+        """Answer the referee's question as the players would: with what they did, or, for a
+        draw no input here sees (a tile's face), with what came up."""
+        asker = Asker.host() if verdict.seat is None else Asker.at(verdict.seat)
+        options = verdict.options
+        if options and all(len(o.actions) == 1 and o.actions[0].CHANCE_OUTCOME for o in options):
+            drawn = [o.actions[0] for o in options]
+            with state.applied(list(verdict.actions)):
+                odds = dict(state.chance_outcomes())
+            weights = [max(odds.get(a, 0.0), 0.0) for a in drawn]
+            if not any(weights):
+                weights = [1.0] * len(drawn)
+            pick = drawn.index(self.rng.choices(drawn, weights)[0])
+        else:
+            pick = self._decide(state, verdict)
+        self.game.answer(asker, pick)
+        return BotStep.ANSWERED
+
+    def _decide(self, state: State, verdict: Verdict) -> int:
+        """For the seat's own decision (which jewel, a hidden split), what its bot decides now;
+        for how the table came about, what it really did."""
+        options = verdict.options
         decides = any(a.DECISION is not Decision.NONE for o in options for a in o.actions)
         if decides and state.current_player is not None and state.current_player != CHANCE:
-            wanted = state.parse_action(choose(state, self.rng, Policy.BOT))
-            for index, option in enumerate(options):
+            wanted = state.parse_action(choose(state, self.rng, Policy.BOT))  # the live game
+            for index, option in enumerate(options):  # has applied what came before it
                 if option.actions == (wanted,):
                     return index
         return self._truth(options)
 
     def _truth(self, options: tuple[Alternative, ...]) -> int:
-        """The option that holds what the bot really did (players answer truthfully)."""
+        """The option that holds what the bots really did (players answer truthfully): all its
+        actions done, the most of them; else the first holding any."""
+        best, best_score = 0, (-1, -1)
         for index, option in enumerate(options):
-            if any(a in self._played for a in option.actions if not a.CHANCE_OUTCOME):
-                return index
-        return 0
+            own = [a for a in option.actions if not a.CHANCE_OUTCOME]
+            done = sum(a in self._played for a in own)
+            score = (int(done == len(own) and done > 0), done)
+            if score > best_score:
+                best, best_score = index, score
+        return best
 
-    def _shows(self, state: State, info: GameInfo, action: object) -> bool:
-        """Whether the action changes the table (else it comes from a phone)."""
+    def _shows(self, state: State, action: Action) -> bool:
+        """Whether the inputs of this table see the action (else it is said on a phone): with a
+        camera, any change of the table; with the sensor board alone, a magnet moved."""
         assert self.game.referee is not None
-        before = self.game.referee.table_of(state)
-        with state.applied([action]):  # type: ignore[list-item]
-            return self.game.referee.table_of(state) != before
+        referee = self.game.referee
+        before = referee.table_of(state)
+        with state.applied([action]):
+            after = referee.table_of(state)
+        changed = changed_locations(before, after)
+        if not changed:
+            return False
+        if self.camera:
+            return True
+        if not self.sensors:
+            return False
+        seen = fuse(self.table.layout, self._catalogue(), None, self._magnets(after))
+        return any(not referee.fits(seen.view(n), before.get(n, ())) for n in changed)
+
+    def _catalogue(self) -> Any:
+        info = self.game.info
+        assert info is not None and info.catalogue is not None
+        return info.catalogue()
+
+    def _magnets(self, table: dict[str, Pieces]) -> frozenset[tuple[int, int]]:
+        return frozenset(
+            sensor
+            for name, sensor in self.table.sensors.items()
+            if any(p.piece in self.table.magnetic for p in table.get(name, ()))
+        )
 
     def _make_mistake(self, expected: dict[str, Pieces]) -> bool:
         """Lay a copy of a one-of-a-kind piece on an empty location: no legal move does that."""
@@ -151,6 +276,9 @@ class Bots:
             for loc in self.table.layout.locations
             if not expected.get(loc.name) and loc.sensor is not None
         )
+        if not self.camera:  # a magnet is a magnet: only where no legal move puts one
+            reach = self._reach(expected)
+            empty = [n for n in empty if n not in reach]
         if not unique or not empty:
             return False
         piece = self.rng.choice(sorted(unique))
@@ -159,5 +287,23 @@ class Bots:
         wrong[where] = (PlacedPiece(piece.piece, piece.rotation),)
         self.table.lay(wrong)
         self._mistake = where
+        self._patience = 20
         self.stats.mistakes += 1
         return True
+
+    def _reach(self, expected: dict[str, Pieces]) -> set[str]:
+        """Where a legal action changes the table now, or once the turn passed unseen."""
+        state, referee = self.game.state, self.game.referee
+        assert state is not None and referee is not None
+        reach: set[str] = set()
+        for action in state.legal_actions():
+            with state.applied([action]):
+                reach |= changed_locations(expected, referee.table_of(state))
+                if action.VISIBILITY is Visibility.IMPLIED and state.current_player not in (
+                    None,
+                    CHANCE,
+                ):
+                    for then in state.legal_actions():
+                        with state.applied([then]):
+                            reach |= changed_locations(expected, referee.table_of(state))
+        return reach

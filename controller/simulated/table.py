@@ -6,15 +6,15 @@ import threading
 from collections.abc import Callable
 
 from controller.referee.tables import Pieces
-from rules.physical import Catalogue, Layout
+from rules.physical import Catalogue, Layout, PlacedPiece
 from vision.render import PlacedMarker
 
 # How the renderer draws each kind of piece: its body around the marker (mm) and colour (BGR).
 _LOOKS: dict[str, tuple[float, tuple[int, int, int]]] = {
     "tile": (46.0, (170, 140, 110)),
     "minecart": (26.0, (60, 60, 70)),
-    "wagon": (26.0, (60, 60, 70)),
-    "rock": (26.0, (90, 90, 90)),
+    "wagon": (36.0, (60, 60, 70)),  # stands on its tile and hides its marker, not its rim
+    "rock": (36.0, (70, 75, 80)),  # a dark stone
     "chasm_token": (30.0, (40, 40, 40)),
 }
 _CARD = (60.0, (245, 245, 245))
@@ -70,7 +70,9 @@ class PhysicalTable:
             spread = self._spread(name, len(loose))
             fanned = self._fan(name, len(cards))
             markers = []
-            for placed in pieces:
+            # what stands on something lies over it: tiles and cards first, then the pieces
+            # that stand on them (a wagon or the Rock on a tile); cards keep their stacking order
+            for placed in sorted(pieces, key=self._stands_tall):
                 entry = self.by_piece.get(placed.piece)
                 if entry is None:
                     continue
@@ -90,6 +92,10 @@ class PhysicalTable:
                 )
             out[name] = tuple(markers)
         return out
+
+    def _stands_tall(self, placed: PlacedPiece) -> bool:
+        entry = self.by_piece.get(placed.piece)
+        return entry is not None and entry.height_mm > 0
 
     def _spread(self, name: str, count: int) -> list[tuple[float, float]]:
         """Where several loose pieces stand side by side in one area (a starting area's wagons),

@@ -193,6 +193,8 @@ class TableService:
                 self.physical,
                 seed=state.seed,
                 mistake_rate=self.settings.mistake_rate,
+                camera=self.settings.camera != NONE,
+                sensors=self.settings.board != NONE,
             )
         if self.settings.board == SIMULATED:
             self._start_virtual_board(layout)
@@ -371,7 +373,19 @@ class TableService:
             self._stable >= self.settings.settle_ticks
             and self.camera_still
             and self._judged == self._last
+            and self._board_caught_up()
         )
+
+    def _board_caught_up(self) -> bool:
+        """On the simulated table: the sensor board reports the magnets as they lie (a bot that
+        played on before would lay its next move over a change the referee never saw)."""
+        if self.physical is None or self.virtual_board is None or self.link is None:
+            return True
+        occupancy = self.link.occupancy
+        if occupancy is None:
+            return False
+        felt = frozenset((s.row, s.col) for s in occupancy.occupied)
+        return felt == self.physical.magnets()
 
     def _camera_step(self) -> None:
         assert self.camera is not None and self.pipeline is not None
@@ -454,7 +468,7 @@ class TableService:
             name
             for name, pieces in self.game.table.items()
             if any(referee.is_magnetic(p.piece) for p in pieces)
-            and observed.view(name).seen.value in ("magnet", "exact")
+            and observed.view(name).seen.value in ("magnet", "exact", "on_top")
             and not referee.fits(observed.view(name), pieces)
         )
         key = tuple(lifted)

@@ -133,7 +133,8 @@ class EndTurn(Action):
 
     TYPE: ClassVar[str] = "end_turn"
     WORDS: ClassVar[str] = "end the turn"
-    VISIBILITY: ClassVar[Visibility] = Visibility.IMPLIED  # the next player's move proves it
+    VISIBILITY: ClassVar[Visibility] = Visibility.IMPLIED
+    PROVEN_BY_NEXT_SEAT: ClassVar[bool] = True  # the next player's move proves it
 
 
 CODEC = ActionCodec(

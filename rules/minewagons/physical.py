@@ -22,10 +22,11 @@ from rules.minewagons.components import (
     Colour,
     Shape,
     Side,
+    Tile,
     load_board,
     rotation_of,
 )
-from rules.minewagons.position import Position
+from rules.minewagons.position import Phase, Position
 from rules.physical import (
     Catalogue,
     CatalogueEntry,
@@ -172,27 +173,38 @@ def layout(options: Mapping[str, Any] | None = None) -> Layout:
 
 
 def expected_table(state: Any) -> TableObservation:
-    """What should lie on each square and starting area now: tiles (turned), wagons, the Rock."""
+    """What should lie on each square and starting area now: tiles (turned), wagons, the Rock.
+
+    A green tile being turned up is in the player's hand once its face is known, until she lays
+    it as she prefers (`orient_tile`): its face and how she lays it show together."""
     board = load_board()
     pos: Position = state.pos
     seats: tuple[Colour, ...] = state.setup.seats
     pieces: dict[str, list[PlacedPiece]] = {}
+    in_hand = pos.pending if pos.phase is Phase.ORIENT else None
+    names = board.names
     for sq, tile in enumerate(pos.tiles):
-        if tile is None:
+        if tile is None or sq == in_hand:  # a green tile turned up is in her hand until laid
             continue
-        if tile.shape is None:
-            placed = PlacedPiece(FACE_DOWN)
-        else:
-            placed = PlacedPiece(
-                tile_piece(tile.colour, tile.shape), rotation_of(tile.shape, tile.exits)
-            )
-        pieces.setdefault(board.names[sq], []).append(placed)
+        pieces[names[sq]] = [_placed_tile(tile)]
     for sq, colour in pos.wagons.items():
-        pieces.setdefault(board.names[sq], []).append(PlacedPiece(wagon_piece(colour)))
+        pieces.setdefault(names[sq], []).append(_placed_wagon(colour))
     if pos.rock is not None:
-        pieces.setdefault(board.names[pos.rock], []).append(PlacedPiece(ROCK))
+        pieces.setdefault(names[pos.rock], []).append(PlacedPiece(ROCK))
     for seat, colour in enumerate(seats):
-        waiting = [PlacedPiece(wagon_piece(colour))] * pos.start[seat]
-        if waiting:
-            pieces[start_area(colour)] = waiting
+        if pos.start[seat]:
+            pieces[start_area(colour)] = [_placed_wagon(colour)] * pos.start[seat]
     return TableObservation.of(pieces)
+
+
+@functools.cache
+def _placed_tile(tile: Tile) -> PlacedPiece:
+    """A tile as it lies: face down, or its face turned (remembered: the referee asks often)."""
+    if tile.shape is None:
+        return PlacedPiece(FACE_DOWN)
+    return PlacedPiece(tile_piece(tile.colour, tile.shape), rotation_of(tile.shape, tile.exits))
+
+
+@functools.cache
+def _placed_wagon(colour: Colour) -> PlacedPiece:
+    return PlacedPiece(wagon_piece(colour))

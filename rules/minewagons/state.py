@@ -92,6 +92,12 @@ class MineWagons(State):
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         return legality.chance_outcomes(self.now)
 
+    def observed_chance(self) -> bool:
+        """A green tile's face is what the table shows when it is turned up (it was laid face
+        down at random): the camera reads it, or someone says it; no digital deck draws it.
+        Where the green tiles are laid (setup step 1) is drawn by the digital deck."""
+        return self.pos.phase is Phase.REVEAL
+
     def why_not(self, action: Action) -> Why | None:
         return legality.why_not(self.now, action)
 

@@ -86,7 +86,7 @@ def test_table_actions_show_on_the_table_and_implied_ones_do_not() -> None:
             after = physical.expected_table(state)
             if action.VISIBILITY is Visibility.IMPLIED:
                 assert after == before, action.describe()
-            elif action.TYPE != "orient_tile":  # laid as revealed: rotation 0 shows no change
+            else:  # a tile laid as it was revealed shows too: it was in the player's hand
                 assert after != before, action.describe()
             assert action.VISIBILITY is not Visibility.INPUT
 

@@ -1,0 +1,187 @@
+"""The referee on the mine-wagon race (issue 20): a turn's end proven by the next player's move, a
+green tile's face read from the table, the sensor board alone, a wagon hiding its tile."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import rules
+from controller.game.access import Asker
+from controller.game.live import LiveGame
+from controller.game.store import EventLog
+from controller.referee.deck import digital_draw
+from controller.referee.judge import Referee, VerdictKind
+from controller.referee.observe import COVERED, NO_INPUT, LocationView, Observation, Seen, fuse
+from controller.referee.tables import as_laid
+from rules.core import CHANCE, State, Visibility
+from rules.minewagons import physical
+from rules.minewagons.components import Colour, Shape
+from rules.physical import PlacedPiece, TableObservation
+from rules.playout import choose
+
+INFO = rules.game_info("minewagons")
+REFEREE = Referee.for_game(INFO)
+LAYOUT = physical.layout({"players": 2})
+NAMES = [loc.name for loc in LAYOUT.locations]
+RED = PlacedPiece(physical.wagon_piece(Colour.RED))
+BLUE = PlacedPiece(physical.wagon_piece(Colour.BLUE))
+
+
+def _tile(colour: Colour, shape: Shape, rotation: int = 0) -> PlacedPiece:
+    return PlacedPiece(physical.tile_piece(colour, shape), rotation)
+
+
+def _race(seed: int = 2) -> State:
+    """A 2-player race just begun: the setup played out by random players."""
+    state = rules.new_game("minewagons", {"players": 2}, seed)
+    rng = random.Random(seed)
+    while state.to_json()["phase"] != "play":
+        state.apply(choose(state, rng))
+    return state
+
+
+def _sensors(table: dict[str, tuple[PlacedPiece, ...]]) -> Observation:
+    magnets = frozenset(
+        loc.sensor
+        for loc in LAYOUT.locations
+        if loc.sensor is not None
+        and any(REFEREE.is_magnetic(p.piece) for p in table.get(loc.name, ()))
+    )
+    return fuse(LAYOUT, INFO.catalogue(), None, magnets)
+
+
+def test_only_a_turns_end_is_proven_by_the_next_seat() -> None:
+    """The game supplies the fact: the race's end_turn; no implied action of any other game (Off
+    the Rails' end of the action phase, routes and first moves are the same seat's)."""
+    for name in rules.GAMES:
+        state = rules.new_game(name, {}, 1)
+        for cls in state.CODEC.classes.values():
+            proven = cls.PROVEN_BY_NEXT_SEAT
+            assert proven == (name == "minewagons" and cls.TYPE == "end_turn"), cls
+            assert not proven or cls.VISIBILITY is Visibility.IMPLIED
+
+
+def test_off_the_rails_the_other_sides_move_proves_no_end_of_the_action_phase() -> None:
+    state = rules.new_game("offtherails", {"players": 2}, 3)
+    state.apply({"type": "choose_side", "side": "north"})
+    while state.current_player == CHANCE:
+        state.apply(digital_draw(state))
+    otr = Referee.for_game(rules.game_info("offtherails"))
+    # what seat 1 could do first once seat 0's actions and carts are done: its own minecart
+    later = state.clone()
+    rng = random.Random(1)
+    while later.current_player != 1 or not any(
+        a.TYPE == "place_cart" for a in later.legal_actions()
+    ):
+        later.apply(choose(later, rng))
+    place = next(a for a in later.legal_actions() if a.TYPE == "place_cart")
+    before = otr.table_of(later)
+    with later.applied([place]):
+        after = otr.table_of(later)
+    table = otr.table_of(state)
+    for name, pieces in after.items():
+        if before.get(name, ()) != pieces:
+            table[name] = pieces
+    layout = rules.game_info("offtherails").layout
+    assert layout is not None
+    names = [loc.name for loc in layout(state.options).locations]
+    verdict = otr.judge(state, Observation.exact(TableObservation.of(table), names))
+    assert verdict.kind is VerdictKind.ALERT, verdict.text
+
+
+def test_a_green_tiles_face_is_observed_chance() -> None:
+    state = rules.new_game("minewagons", {"players": 2}, 1)
+    rng = random.Random(1)
+    while state.to_json()["phase"] != "turn_up":
+        assert not state.observed_chance()  # where the green tiles go: the digital deck
+        state.apply(choose(state, rng))
+    state.apply(next(a for a in state.legal_actions() if a.TYPE == "turn_up"))
+    assert state.current_player == CHANCE and state.observed_chance()
+    assert all(a.VISIBILITY is Visibility.TABLE for a, _ in state.chance_outcomes())
+
+
+def test_sensors_alone_ask_the_seat_for_a_tiles_face_and_the_camera_reads_it(
+    tmp_path: Path,
+) -> None:
+    game = LiveGame(EventLog(tmp_path / "log.sqlite3"))
+    state = game.start("minewagons", {"players": 2}, seed=1)
+    rng = random.Random(1)
+    while state.to_json()["phase"] != "turn_up":
+        seat = state.current_player
+        assert seat is not None and seat >= 0
+        game.act(Asker.at(seat), choose(state, rng).to_json())
+    assert game.referee is not None
+    table = game.referee.table_of(state)
+    game.observe(Observation.exact(TableObservation.of(table), NAMES))  # a camera
+    square = next(a for a in state.legal_actions() if a.TYPE == "turn_up").to_json()["square"]
+    game.act(Asker.at(0), {"type": "turn_up", "square": square})
+    assert state.current_player == CHANCE
+    assert game.verdict is None  # the camera will read the face
+    game.undo(Asker.host())
+    game.observe(_sensors(table))  # the camera unplugged: the sensor board alone
+    game.act(Asker.at(0), {"type": "turn_up", "square": square})
+    verdict = game.verdict
+    assert verdict is not None and verdict.kind is VerdictKind.NEEDS_INPUT
+    assert verdict.seat == 0 and "seat 0" in verdict.text
+    shapes = [o.actions[0].to_json()["shape"] for o in verdict.options]
+    assert shapes and set(shapes) <= {"L", "I", "T"}
+    game.answer(Asker.at(0), shapes.index(shapes[-1]))
+    assert state.current_player == 0 and state.to_json()["phase"] == "orient"
+
+
+def test_what_no_input_sees_is_unseen_for_good_not_covered() -> None:
+    seen = _sensors({"A1": (RED,)})
+    assert seen.view("start-red") == LocationView(Seen.UNKNOWN, reason=NO_INPUT)
+    assert seen.view("A1").seen is Seen.MAGNET
+    assert not seen.covered()
+    hand = Observation(seen.mode, {"A1": LocationView(Seen.MAGNET, True, reason=COVERED)})
+    assert hand.covered() == {"A1"}
+
+
+def test_sensors_alone_a_wagon_entering_is_applied() -> None:
+    state = _race()
+    entering = next(a for a in state.legal_actions() if a.TYPE == "enter_wagon")
+    with state.applied([entering]):
+        after = REFEREE.table_of(state)
+    verdict = REFEREE.judge(state, _sensors(after), None, digital_draw)
+    assert verdict.kind is VerdictKind.APPLIED, verdict.text
+    assert verdict.actions == (entering,)
+
+
+def test_a_wagon_on_its_tile_is_seen_on_top() -> None:
+    tile = _tile(Colour.GREEN, Shape.I, 1)
+    on_top = Observation(
+        Observation.exact(TableObservation(), []).mode,
+        {"C3": LocationView(Seen.ON_TOP, (RED,))},
+    )
+    view = on_top.view("C3")
+    assert REFEREE.fits(view, (tile, RED)) and REFEREE.fits(view, (RED,))
+    assert not REFEREE.fits(view, (tile,)) and not REFEREE.fits(view, (tile, BLUE))
+    assert not on_top.covered()
+    laid = as_laid({"C3": (tile,)}, on_top)
+    assert sorted(laid["C3"]) == sorted((tile, RED))  # the tile under it stays believed
+    ruled = as_laid({"C3": (tile,)}, on_top, {"C3": (tile, RED)}, REFEREE.fits)
+    assert ruled["C3"] == (tile, RED)
+
+
+def test_the_believed_table_follows_the_rules_where_only_magnets_show() -> None:
+    tile = _tile(Colour.GREEN, Shape.I)
+    seen = _sensors({"B1": (RED,)})
+    before = {"A1": (tile, RED), "start-red": (RED, RED)}
+    rules_now = {"A1": (tile,), "B1": (tile, RED), "start-red": (RED, RED)}
+    laid = as_laid(before, seen, rules_now, REFEREE.fits)
+    assert laid["A1"] == (tile,) and laid["B1"] == (tile, RED)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_bot_races_shown_to_the_referee(seed: int) -> None:
+    from controller.referee.cases import CaseKind, cases
+
+    results = list(cases("minewagons", 2 + seed, seed))
+    wrong = [r for r in results if r.kind is CaseKind.WRONG_PIECE]
+    assert all(r.alerted and not r.false_applied for r in wrong)
+    single = [r for r in results if r.kind is CaseKind.SINGLE]
+    assert single and all(r.recovered or r.unseen for r in single)
