@@ -276,7 +276,9 @@ class Bots:
             for loc in self.table.layout.locations
             if not expected.get(loc.name) and loc.sensor is not None
         )
-        if not self.camera:  # a magnet is a magnet: only where no legal move puts one
+        if not self.camera:  # the sensor board feels magnets alone: a magnet where no legal
+            # move puts one (a second Rock; a one-of-a-kind tile would go unfelt)
+            unique = [p for p in unique if p.piece in self.table.magnetic]
             reach = self._reach(expected)
             empty = [n for n in empty if n not in reach]
         if not unique or not empty:
