@@ -166,15 +166,30 @@ class _Search:
     budget: int = 0  # actions that may still be applied
     bound: int = 0  # no sequence longer than this is tried
     cut: bool = False  # a sequence was cut short by the bound
-    steps_memo: dict[tuple[Action, ...], list[tuple[Action, _StepKind]]] = field(
-        default_factory=dict
-    )  # each node's next steps, kept from one deepening pass to the next
-    tables: dict[tuple[Action, ...], dict[str, Pieces]] = field(default_factory=dict)
+    tree: dict[tuple[Action, ...], _Node] = field(default_factory=dict)  # every node tried, kept
+    # from one deepening pass to the next: a deeper pass walks it again without the rules
+    at: list[Action] = field(default_factory=list)  # the actions the state holds beyond the root
     visited: set[tuple[frozenset[tuple[Action, int]], frozenset[tuple[str, Pieces]]]] = field(
         default_factory=set
     )  # the same actions in another order leaving the same table: searched once
     nodes: int = 0
     found: list[_Candidate] = field(default_factory=list)
+
+
+_Child = tuple[Any, Any, "_Path"] | None  # a step tried: (transposition key, input's looks,
+# the path one step longer), or None where the step is no step (refused, or it shows nowhere)
+
+
+@dataclass
+class _Node:
+    """One searched node, as the rules saw it the first time: what later passes reuse."""
+
+    seat: int | None  # who acts here
+    over: bool  # the game is over here
+    steps: list[tuple[Action, _StepKind]] | None = None  # the steps worth trying here
+    children: dict[int, _Child] = field(default_factory=dict)  # by the step's index
+    considered: bool = False
+    candidate: _Candidate | None = None  # the node as an explanation of the table, if it is one
 
 
 class _StepKind(StrEnum):
@@ -465,22 +480,57 @@ class Referee:
         search: _Search,
         resolve_chance: ChanceResolver | None,
     ) -> None:
-        """Iterative deepening: the shortest sequences that fit, and those one step longer."""
+        """Iterative deepening: the shortest sequences that fit, and those one step longer.
+
+        Each node's steps and children are worked out with the rules once and kept in
+        `search.tree`: a deeper pass walks what is known without applying anything, and applies
+        actions only to reach the nodes it has not seen (`_goto`)."""
         start = _Path((), search.base_table)
-        for bound in range(1, self.limits.max_actions + 1):
-            search.bound = bound
-            search.found.clear()
-            search.cut = False
-            search.visited.clear()
-            self._extend(state, observation, search, resolve_chance, start)
-            exact = [c for c in search.found if not c.leftover]
-            if exact or search.nodes >= search.budget or not search.cut:
-                break  # found; out of budget; or nothing was cut short, so deeper finds no more
-        if exact and bound < self.limits.max_actions:
-            search.bound = bound + 1
-            search.found.clear()
-            search.visited.clear()
-            self._extend(state, observation, search, resolve_chance, start)
+        try:
+            for bound in range(1, self.limits.max_actions + 1):
+                search.bound = bound
+                search.found.clear()
+                search.cut = False
+                search.visited.clear()
+                self._extend(state, observation, search, resolve_chance, start)
+                exact = [c for c in search.found if not c.leftover]
+                if exact or search.nodes >= search.budget or not search.cut:
+                    break  # found; out of budget; or nothing was cut short: deeper finds no more
+            if exact and bound < self.limits.max_actions:
+                search.bound = bound + 1
+                search.found.clear()
+                search.visited.clear()
+                self._extend(state, observation, search, resolve_chance, start)
+        finally:
+            self._goto(state, search, ())
+
+    @staticmethod
+    def _goto(state: State, search: _Search, actions: tuple[Action, ...]) -> None:
+        """Bring the state to the node reached by `actions` from the root."""
+        at = search.at
+        common = 0
+        for held, wanted in zip(at, actions, strict=False):
+            if held is not wanted and held != wanted:
+                break
+            common += 1
+        while len(at) > common:
+            state.undo()
+            at.pop()
+        for action in actions[common:]:
+            state.apply(action)
+            at.append(action)
+
+    def _node(
+        self,
+        state: State,
+        search: _Search,
+        path: _Path,
+    ) -> _Node:
+        node = search.tree.get(path.actions)
+        if node is None:
+            self._goto(state, search, path.actions)
+            node = search.tree[path.actions] = _Node(state.current_player, state.is_over)
+        return node
 
     def _extend(
         self,
@@ -490,30 +540,37 @@ class Referee:
         resolve_chance: ChanceResolver | None,
         path: _Path,
     ) -> None:
-        if path.actions and path.run_shows and self._consider(state, observation, search, path):
-            return  # it fits exactly: a longer sequence through here takes what nothing shows
+        node = self._node(state, search, path)
+        if path.actions and path.run_shows:
+            if not node.considered:
+                self._goto(state, search, path.actions)
+                node.candidate = self._consider(state, observation, search, path)
+                node.considered = True
+            if node.candidate is not None:
+                search.found.append(node.candidate)
+                if not node.candidate.leftover:
+                    return  # it fits exactly: a longer sequence takes what nothing shows
         limits = self.limits
-        if state.is_over:
+        if node.over:
             return
         if path.steps >= search.bound:
             search.cut = True
             return
         if path.quiet >= limits.max_quiet_steps:
             return
-        steps = search.steps_memo.get(path.actions)
-        if steps is None:  # the same node in a deeper pass: the same choices
-            steps = search.steps_memo[path.actions] = list(
-                self._next_steps(state, search, resolve_chance, path.off)
-            )
+        if node.steps is None:
+            self._goto(state, search, path.actions)
+            node.steps = list(self._next_steps(state, search, resolve_chance, path.off))
+        steps = node.steps
         choices = sum(step is _StepKind.FORCED_INPUT for _, step in steps)
         answered = False  # one input that explains the table is enough: the seat is asked anyway
-        input_tables: set[tuple[frozenset[tuple[str, Pieces]], frozenset[Action]]] = set()
-        for action, step in steps:
+        input_tables: set[Any] = set()
+        for index, (action, step) in enumerate(steps):
             if search.nodes >= search.budget:
                 return
             if step is _StepKind.FORCED_INPUT and answered:
                 continue
-            if step in _PLAYED and path.run_seat not in (None, state.current_player):
+            if step in _PLAYED and path.run_seat not in (None, node.seat):
                 continue  # unseen steps are proven by the table, or by the same seat's action
             if step is _StepKind.BY_HAND and path.by_hand >= limits.max_table_actions:
                 continue
@@ -522,79 +579,100 @@ class Referee:
             ):
                 continue
             search.nodes += 1
-            seat = state.current_player
-            during = self.table_as_laid(state, action) if step is _StepKind.BY_HAND else None
-            try:
-                with state.applied([action]):
-                    key = (*path.actions, action)
-                    after = search.tables.get(key)
-                    if after is None:  # the same node in a deeper pass: the same table
-                        after = search.tables[key] = self.table_of(state)
-                    moved = changed_locations(path.table, after)
-                    shows = bool(moved & search.changed)
-                    laid = None
-                    if during is not None:  # the play as laid, its consequences still to do
-                        laid = {n: during.get(n, ()) for n in changed_locations(during, after)}
-                        as_laid = {**after, **laid}
-                        shown = changed_locations(path.table, as_laid)
-                        shows = shows or bool(shown & search.changed)
-                    else:
-                        as_laid, shown = after, moved
-                    if step in (_StepKind.BY_HAND, _StepKind.SEEN_DRAW) and not (
-                        self._progress(observation, search, path.table, after, moved)
-                        or (
-                            laid is not None
-                            and self._progress(observation, search, path.table, as_laid, shown)
-                        )
-                    ):
-                        continue  # a hand's action must make a changed location look as it does
-                    target = search.changed | search.pending
-                    off = (path.off - moved) | frozenset(
-                        n
-                        for n in moved - target
-                        if after.get(n, ()) != search.base_table.get(n, ())
+            if index in node.children:
+                child = node.children[index]
+            else:
+                self._goto(state, search, path.actions)
+                child = node.children[index] = self._child(
+                    state, observation, search, resolve_chance, path, action, step, choices
+                )
+            if child is None:
+                continue
+            seen, looks, longer = child
+            if seen is not None:
+                if seen in search.visited:
+                    continue  # the same actions in another order, already searched
+                search.visited.add(seen)
+            if looks is not None:
+                if looks in input_tables:
+                    continue  # as another input did, on the table and after: one reading
+                input_tables.add(looks)
+            found = len(search.found)
+            self._extend(state, observation, search, resolve_chance, longer)
+            answered = answered or (step is _StepKind.FORCED_INPUT and len(search.found) > found)
+
+    def _child(
+        self,
+        state: State,
+        observation: Observation,
+        search: _Search,
+        resolve_chance: ChanceResolver | None,
+        path: _Path,
+        action: Action,
+        step: _StepKind,
+        choices: int,
+    ) -> _Child:
+        """One step from the node the state is at, worked out with the rules (see `_Child`)."""
+        seat = state.current_player
+        during = self.table_as_laid(state, action) if step is _StepKind.BY_HAND else None
+        try:
+            with state.applied([action]):
+                after = self.table_of(state)
+                moved = changed_locations(path.table, after)
+                shows = bool(moved & search.changed)
+                laid = None
+                if during is not None:  # the play as laid, its consequences still to do
+                    laid = {n: during.get(n, ()) for n in changed_locations(during, after)}
+                    as_laid = {**after, **laid}
+                    shown = changed_locations(path.table, as_laid)
+                    shows = shows or bool(shown & search.changed)
+                else:
+                    as_laid, shown = after, moved
+                if step in (_StepKind.BY_HAND, _StepKind.SEEN_DRAW) and not (
+                    self._progress(observation, search, path.table, after, moved)
+                    or (
+                        laid is not None
+                        and self._progress(observation, search, path.table, as_laid, shown)
                     )
-                    if step in _UNSEEN and len(off) > max(len(path.off), 1):
-                        continue  # unseen moves show where the table changed (or stop on the way)
-                    if path.by_hand + (step is _StepKind.BY_HAND) >= 2:
-                        seen = (
-                            frozenset(Counter((*path.actions, action)).items()),
-                            frozenset((n, after.get(n, ())) for n in target | off),
-                        )
-                        if seen in search.visited:
-                            continue  # the same actions in another order, already searched
-                        search.visited.add(seen)
-                    if step is _StepKind.FORCED_INPUT:
-                        looks = (
-                            frozenset((n, after.get(n, ())) for n in moved),
-                            _next_choices(state, resolve_chance),
-                        )
-                        if looks in input_tables:
-                            continue  # as another input did, on the table and after: one reading
-                        input_tables.add(looks)
-                    child = path.then(
-                        action,
-                        step,
-                        after,
-                        shows,
-                        moved,
-                        CHANCE if seat is None else seat,
-                        off,
-                        laid,
-                        state.current_player,
+                ):
+                    return None  # a hand's action must make a changed location look as it does
+                target = search.changed | search.pending
+                off = (path.off - moved) | frozenset(
+                    n for n in moved - target if after.get(n, ()) != search.base_table.get(n, ())
+                )
+                if step in _UNSEEN and len(off) > max(len(path.off), 1):
+                    return None  # unseen moves show where the table changed (or stop on the way)
+                seen = None
+                if path.by_hand + (step is _StepKind.BY_HAND) >= 2:
+                    seen = (
+                        frozenset(Counter((*path.actions, action)).items()),
+                        frozenset((n, after.get(n, ())) for n in target | off),
                     )
-                    if path.asked is None and (
-                        (step is _StepKind.FORCED_INPUT and choices > 1)
-                        or (step is _StepKind.OPTIONAL_INPUT and action.DECISION is not _NONE)
-                    ):
-                        child = dataclasses.replace(child, asked=len(path.actions))
-                    found = len(search.found)
-                    self._extend(state, observation, search, resolve_chance, child)
-                    answered = answered or (
-                        step is _StepKind.FORCED_INPUT and len(search.found) > found
+                looks = None
+                if step is _StepKind.FORCED_INPUT:
+                    looks = (
+                        frozenset((n, after.get(n, ())) for n in moved),
+                        _next_choices(state, resolve_chance),
                     )
-            except ValueError:
-                continue  # refused by the rules: no step here
+                child = path.then(
+                    action,
+                    step,
+                    after,
+                    shows,
+                    moved,
+                    CHANCE if seat is None else seat,
+                    off,
+                    laid,
+                    state.current_player,
+                )
+                if path.asked is None and (
+                    (step is _StepKind.FORCED_INPUT and choices > 1)
+                    or (step is _StepKind.OPTIONAL_INPUT and action.DECISION is not _NONE)
+                ):
+                    child = dataclasses.replace(child, asked=len(path.actions))
+                return seen, looks, child
+        except ValueError:
+            return None  # refused by the rules: no step here
 
     def _progress(
         self,
@@ -687,15 +765,15 @@ class Referee:
 
     def _consider(
         self, state: State, observation: Observation, search: _Search, path: _Path
-    ) -> bool:
-        """Record the path if it explains the table; True if it leaves nothing to do."""
+    ) -> _Candidate | None:
+        """The path as an explanation of the table, or None where it is none."""
         table = path.table
         for name in search.changed:
             view = observation.view(name)
             if not self.fits(view, table.get(name, ())) and not (
                 name in path.shown and self.fits(view, path.shown[name])
             ):
-                return False  # as the rules have it, or as a play was laid (still to resolve)
+                return None  # as the rules have it, or as a play was laid (still to resolve)
         touched = changed_locations(table, search.base_table)
         leftover = frozenset(
             n
@@ -706,12 +784,12 @@ class Referee:
             self._taken_off_by_rules(observation.view(n), table.get(n, ()), table)
             for n in leftover - search.pending - path.rules_touched
         ):
-            return False  # only the rules' own moves, or pieces they took off, are left to do
+            return None  # only the rules' own moves, or pieces they took off, are left to do
         if any(
             observation.view(n).seen is Seen.MAGNET
             for n in (leftover & path.by_hand_at) - search.pending
         ):
-            return False  # a magnet still felt where a hand's own move took it: not that move
+            return None  # a magnet still felt where a hand's own move took it: not that move
         covered = frozenset(
             n
             for n in touched
@@ -722,12 +800,9 @@ class Referee:
         key = json.dumps(state.to_json(), sort_keys=True)
         seats = len({s for s in path.seats if s >= 0})
         implied = any(a.VISIBILITY is Visibility.IMPLIED for a in path.actions)
-        search.found.append(
-            _Candidate(
-                path.actions, leftover, covered, key, path.by_hand, seats, implied, path.asked
-            )
+        return _Candidate(
+            path.actions, leftover, covered, key, path.by_hand, seats, implied, path.asked
         )
-        return not leftover
 
     @staticmethod
     def _best(found: list[_Candidate]) -> list[_Candidate]:

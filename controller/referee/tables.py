@@ -12,10 +12,13 @@ Table = Mapping[str, Pieces]
 
 
 def changed_locations(before: Table, after: Table) -> frozenset[str]:
-    """The locations whose pieces differ between two tables."""
-    return frozenset(
-        n for n in before.keys() | after.keys() if before.get(n, ()) != after.get(n, ())
-    )
+    """The locations whose pieces differ between two tables.
+
+    The referee's tables share one tuple per distinct set of pieces (`Referee.table_of`), so most
+    locations compare by identity; the search calls this for every node it tries."""
+    changed = [n for n, was in before.items() if (now := after.get(n, ())) is not was and now != was]
+    changed.extend(n for n, now in after.items() if now and n not in before)
+    return frozenset(changed)
 
 
 def without(pieces: Pieces, taken: Pieces) -> Pieces:
