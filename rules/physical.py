@@ -151,6 +151,10 @@ class PlacedPiece:
     rotation: int = 0
 
 
+def _location_name(item: tuple[str, tuple[PlacedPiece, ...]]) -> str:
+    return item[0]
+
+
 @dataclass(frozen=True)
 class TableObservation:
     """Per location name, the pieces lying there (sorted); locations absent from `pieces` are empty.
@@ -170,8 +174,13 @@ class TableObservation:
         unknown: Iterable[str] = (),
         on_top: Iterable[str] = (),
     ) -> TableObservation:
-        items = tuple(sorted((name, tuple(sorted(ps))) for name, ps in pieces.items() if tuple(ps)))
-        return TableObservation(items, frozenset(unknown), frozenset(on_top))
+        items = []
+        for name, ps in pieces.items():
+            placed = ps if type(ps) is tuple else tuple(ps)
+            if placed:  # one piece: the game's own tuple kept (the referee knows it by identity)
+                items.append((name, placed if len(placed) == 1 else tuple(sorted(placed))))
+        items.sort(key=_location_name)
+        return TableObservation(tuple(items), frozenset(unknown), frozenset(on_top))
 
     def at(self, name: str) -> tuple[PlacedPiece, ...]:
         for loc, ps in self.pieces:

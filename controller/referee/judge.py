@@ -163,7 +163,9 @@ class _Search:
     base_table: dict[str, Pieces]
     names: frozenset[str]
     optional_inputs: bool
+    covered: frozenset[str] = frozenset()  # locations nobody sees now (a hand)
     budget: int = 0  # actions that may still be applied
+    one_is_enough: bool = False  # whether any reading exists is all that is asked
     bound: int = 0  # no sequence longer than this is tried
     cut: bool = False  # a sequence was cut short by the bound
     tree: dict[tuple[Action, ...], _Node] = field(default_factory=dict)  # every node tried, kept
@@ -204,6 +206,7 @@ class _StepKind(StrEnum):
 
 
 _NONE = Decision.NONE
+_IDENTITY_MEMO = 20_000  # tuples of pieces the referee knows by identity, at most
 _UNSEEN = frozenset({_StepKind.IMPLIED, _StepKind.FORCED_INPUT, _StepKind.OPTIONAL_INPUT})
 _PLAYED = frozenset({_StepKind.BY_HAND, _StepKind.IMPLIED, _StepKind.OPTIONAL_INPUT})
 
@@ -318,6 +321,7 @@ class Referee:
         self._labels = {p: e.label for p, e in entries.items()}
         self._magnetic = frozenset(p for p, e in entries.items() if e.magnetic)
         self._canonical: dict[Pieces, Pieces] = {}
+        self._by_identity: dict[int, tuple[Pieces, Pieces]] = {}
         self._copies = {p: e.copies for p, e in entries.items()}
 
     @staticmethod
@@ -336,13 +340,26 @@ class Referee:
         )
 
     def table_of(self, state: State) -> dict[str, Pieces]:
-        """The rules' table for a state, rotations reduced (memoised per location's pieces)."""
+        """The rules' table for a state, rotations reduced (memoised per location's pieces).
+
+        The search calls this for every node it tries. A game that hands out the same tuple for
+        the same pieces (a tile alone on its square) is answered by the tuple's identity, without
+        hashing its pieces; the memo holds each tuple it names, so no identity is reused while
+        it is there, and it is emptied when it grows large (fresh tuples from other games)."""
         known = self._canonical
+        by_id = self._by_identity
         out = {}
         for name, pieces in self.expected_table(state).pieces:
+            hit = by_id.get(id(pieces))
+            if hit is not None and hit[0] is pieces:
+                out[name] = hit[1]
+                continue
             same = known.get(pieces)
             if same is None:
                 same = known[pieces] = self.canonical(pieces)
+            if len(by_id) >= _IDENTITY_MEMO:
+                by_id.clear()
+            by_id[id(pieces)] = (pieces, same)
             out[name] = same
         return out
 
@@ -413,17 +430,19 @@ class Referee:
             return self._alert(state, observation, expected, changed & mismatch)
         every = frozenset(names)
         limits = self.limits
-        search = _Search(changed, mismatch, expected, every, False, limits.node_budget)
+        hidden = observation.covered() & every
+        search = _Search(changed, mismatch, expected, every, False, hidden, limits.node_budget)
         self._search(state, observation, search, resolve_chance)
         if not self._best(search.found):
-            search = _Search(changed, mismatch, expected, every, True, limits.input_budget)
+            search = _Search(changed, mismatch, expected, every, True, hidden, limits.input_budget)
             self._search(state, observation, search, resolve_chance)
         best = self._best(search.found)
         if best:
             return self._decide(state, observation, best, resolve_chance)
-        hidden = observation.covered() & every
         if hidden:  # unknown locations are never evidence for an alert: could they explain it?
-            search = _Search(changed | hidden, mismatch, expected, every, False, limits.node_budget)
+            search = _Search(
+                changed | hidden, mismatch, expected, every, False, hidden, limits.node_budget, True
+            )
             self._search(state, observation, search, resolve_chance)
             if self._best(search.found):
                 return Verdict(
@@ -496,7 +515,7 @@ class Referee:
                 exact = [c for c in search.found if not c.leftover]
                 if exact or search.nodes >= search.budget or not search.cut:
                     break  # found; out of budget; or nothing was cut short: deeper finds no more
-            if exact and bound < self.limits.max_actions:
+            if exact and bound < self.limits.max_actions and not search.one_is_enough:
                 search.bound = bound + 1
                 search.found.clear()
                 search.visited.clear()
@@ -548,6 +567,8 @@ class Referee:
                 node.considered = True
             if node.candidate is not None:
                 search.found.append(node.candidate)
+                if search.one_is_enough:
+                    search.budget = 0  # found one: the search stops
                 if not node.candidate.leftover:
                     return  # it fits exactly: a longer sequence takes what nothing shows
         limits = self.limits
@@ -642,6 +663,11 @@ class Referee:
                 )
                 if step in _UNSEEN and len(off) > max(len(path.off), 1):
                     return None  # unseen moves show where the table changed (or stop on the way)
+                if step is _StepKind.BY_HAND and len(off) > 1:
+                    by_hands = (path.by_hand_at - moved) | (moved & _field_values(action))
+                    if len((off & by_hands) - search.covered) > 1:
+                        return None  # hands put pieces (or took them) where nothing changed
+                        # that is seen, more than one stop on the way: no reading of this table
                 seen = None
                 if path.by_hand + (step is _StepKind.BY_HAND) >= 2:
                     seen = (

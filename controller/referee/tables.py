@@ -16,7 +16,9 @@ def changed_locations(before: Table, after: Table) -> frozenset[str]:
 
     The referee's tables share one tuple per distinct set of pieces (`Referee.table_of`), so most
     locations compare by identity; the search calls this for every node it tries."""
-    changed = [n for n, was in before.items() if (now := after.get(n, ())) is not was and now != was]
+    changed = [
+        n for n, was in before.items() if (now := after.get(n, ())) is not was and now != was
+    ]
     changed.extend(n for n, now in after.items() if now and n not in before)
     return frozenset(changed)
 

@@ -180,20 +180,20 @@ def expected_table(state: Any) -> TableObservation:
     board = load_board()
     pos: Position = state.pos
     seats: tuple[Colour, ...] = state.setup.seats
-    pieces: dict[str, list[PlacedPiece]] = {}
+    pieces: dict[str, tuple[PlacedPiece, ...]] = {}
     in_hand = pos.pending if pos.phase is Phase.ORIENT else None
     names = board.names
     for sq, tile in enumerate(pos.tiles):
         if tile is None or sq == in_hand:  # a green tile turned up is in her hand until laid
             continue
-        pieces[names[sq]] = [_placed_tile(tile)]
+        pieces[names[sq]] = _tile_alone(tile)
     for sq, colour in pos.wagons.items():
-        pieces.setdefault(names[sq], []).append(_placed_wagon(colour))
+        pieces[names[sq]] = (*pieces.get(names[sq], ()), _placed_wagon(colour))
     if pos.rock is not None:
-        pieces.setdefault(names[pos.rock], []).append(PlacedPiece(ROCK))
+        pieces[names[pos.rock]] = (*pieces.get(names[pos.rock], ()), PlacedPiece(ROCK))
     for seat, colour in enumerate(seats):
         if pos.start[seat]:
-            pieces[start_area(colour)] = [_placed_wagon(colour)] * pos.start[seat]
+            pieces[start_area(colour)] = (_placed_wagon(colour),) * pos.start[seat]
     return TableObservation.of(pieces)
 
 
@@ -203,6 +203,12 @@ def _placed_tile(tile: Tile) -> PlacedPiece:
     if tile.shape is None:
         return PlacedPiece(FACE_DOWN)
     return PlacedPiece(tile_piece(tile.colour, tile.shape), rotation_of(tile.shape, tile.exits))
+
+
+@functools.cache
+def _tile_alone(tile: Tile) -> tuple[PlacedPiece]:
+    """A tile alone on its square: one tuple for each, so the referee knows it by identity."""
+    return (_placed_tile(tile),)
 
 
 @functools.cache

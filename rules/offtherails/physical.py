@@ -146,25 +146,32 @@ def placed_tile(mask: int, kind: TileKind) -> PlacedPiece:
     return PlacedPiece(tile_piece(kind, shape_of(mask)), rotation_of(mask))
 
 
+@functools.cache
+def tile_alone(mask: int, kind: TileKind) -> tuple[PlacedPiece]:
+    """A tile alone on its square: one tuple for each, so the referee knows it by identity."""
+    return (placed_tile(mask, kind),)
+
+
 def expected_table(state: OffTheRails) -> TableObservation:
     """What should physically lie on each square now: tiles, minecarts, chasm tokens.
 
     Jewels carry no markers (players see them on their phones), nor does a speed die.
     """
     names = state.board.names
-    pieces: dict[str, list[PlacedPiece]] = {}
+    pieces: dict[str, tuple[PlacedPiece, ...]] = {}
     for square, tile in enumerate(state.tiles()):
         if tile is not None:
-            pieces[names[square]] = [placed_tile(tile.mask, tile.kind)]
+            pieces[names[square]] = tile_alone(tile.mask, tile.kind)
     for square, colour in enumerate(state.chasms()):
         if colour is not None:
-            pieces.setdefault(names[square], []).append(PlacedPiece(chasm_piece(colour.value)))
+            here = pieces.get(names[square], ())
+            pieces[names[square]] = (*here, PlacedPiece(chasm_piece(colour.value)))
     for cart in state.carts():
         if cart.status is CartStatus.ON_BOARD:
             die = cart.die.value if cart.die is not None else Die.WHITE.value  # solo: white
-            pieces.setdefault(names[cart.square], []).append(
-                PlacedPiece(cart_piece(cart.colour.value, die), int(cart.heading))
-            )
+            here = pieces.get(names[cart.square], ())
+            cart_placed = PlacedPiece(cart_piece(cart.colour.value, die), int(cart.heading))
+            pieces[names[cart.square]] = (*here, cart_placed)
     if state.options.get("deposit_deck") == "physical" and state.revealed:
-        pieces[REVEAL_SLOT] = [PlacedPiece(Piece("deposit_card", state.revealed))]
+        pieces[REVEAL_SLOT] = (PlacedPiece(Piece("deposit_card", state.revealed)),)
     return TableObservation.of(pieces)
