@@ -154,8 +154,9 @@ class Bots:
             laid = game.referee.table_as_laid(state, action)  # the card in its slot, say
         with state.applied([*unsaid, action]):
             after = game.referee.table_of(state)
-        if laid is not None and laid != after:
-            after = {**after, **laid}  # as players do: lay the play, then carry out what it causes
+        if laid is not None:
+            after = laid  # as players do: lay the play, then carry out what it causes (the table
+            # as laid is whole: a share still to be taken lies where it was, not in both places)
         self._played = [*self._played[-5:], *unsaid, action]
         self._unsaid = []
         self.table.lay(after)
@@ -267,20 +268,27 @@ class Bots:
         )
 
     def _make_mistake(self, expected: dict[str, Pieces]) -> bool:
-        """Lay a copy of a one-of-a-kind piece on an empty location: no legal move does that."""
+        """Lay a piece where no legal move puts it: a copy of a one-of-a-kind piece on an empty
+        location, or (a game whose pieces all come in several copies: Derailed!'s cards) a piece
+        on an empty location no legal move reaches now, nor once an unseen step was taken."""
         unique = [
             p for ps in expected.values() for p in ps if self.table.by_piece[p.piece].copies == 1
         ]
-        empty = sorted(
+        seen = [
             loc.name
             for loc in self.table.layout.locations
-            if not expected.get(loc.name) and loc.sensor is not None
-        )
+            if self.camera or loc.sensor is not None  # the camera sees a card slot too
+        ]
+        empty = sorted(n for n in seen if not expected.get(n))
         if not self.camera:  # the sensor board feels magnets alone: a magnet where no legal
             # move puts one (a second Rock; a one-of-a-kind tile would go unfelt)
             unique = [p for p in unique if p.piece in self.table.magnetic]
             reach = self._reach(expected)
             empty = [n for n in empty if n not in reach]
+        elif not unique and empty:  # no one-of-a-kind piece out: any piece, out of reach
+            reach = self._reach(expected)
+            empty = [n for n in empty if n not in reach]
+            unique = [PlacedPiece(piece) for piece in sorted(self.table.by_piece)]
         if not unique or not empty:
             return False
         piece = self.rng.choice(sorted(unique))
@@ -294,17 +302,17 @@ class Bots:
         return True
 
     def _reach(self, expected: dict[str, Pieces]) -> set[str]:
-        """Where a legal action changes the table now, or once the turn passed unseen."""
+        """Where a legal action changes the table now, or after a step nothing shows."""
         state, referee = self.game.state, self.game.referee
         assert state is not None and referee is not None
         reach: set[str] = set()
         for action in state.legal_actions():
             with state.applied([action]):
                 reach |= changed_locations(expected, referee.table_of(state))
-                if action.VISIBILITY is Visibility.IMPLIED and state.current_player not in (
+                if action.VISIBILITY is not Visibility.TABLE and state.current_player not in (
                     None,
                     CHANCE,
-                ):
+                ):  # a step nothing shows (an implied end of turn, a word from a phone), then
                     for then in state.legal_actions():
                         with state.applied([then]):
                             reach |= changed_locations(expected, referee.table_of(state))
