@@ -50,10 +50,7 @@ def acl(venue: str, venue_user: str) -> str:
             f"topic write {tables}/+/{Leaf.RESEND.value}",
             "",
             "# every other user is a table whose user name is its table name",
-            *(
-                f"pattern write {tables}/%u/{leaf.value}"
-                for leaf in (Leaf.STATE, Leaf.ONLINE, Leaf.EVENTS)
-            ),
+            f"pattern write {tables}/%u/#",
             f"pattern read {tables}/%u/{Leaf.RESEND.value}",
             "",
         ]

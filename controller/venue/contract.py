@@ -29,6 +29,10 @@ class Leaf(StrEnum):
     ONLINE = "online"  # retained: online or not (the last will says "not")
     EVENTS = "events"  # QoS 1: each log row as a spectator sees it, once per id
     RESEND = "resend"  # written by the venue: "publish again after row N"
+    DOCTOR = "doctor"  # `railtable doctor` tries a write here; the venue ignores it
+
+
+PUBLISHED = (Leaf.STATE, Leaf.ONLINE, Leaf.EVENTS)  # what a venue page subscribes to
 
 
 def table_topic(venue: str, table: str, leaf: Leaf) -> str:

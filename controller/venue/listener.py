@@ -17,7 +17,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from controller.venue import mqtt
-from controller.venue.contract import Leaf, parse_topic, table_topic, venue_filter
+from controller.venue.contract import PUBLISHED, Leaf, parse_topic, table_topic, venue_filter
 from controller.venue.evening import Evening
 from controller.venue.settings import VenueSettings
 
@@ -73,7 +73,7 @@ class VenueListener:
             return
         self.state, self.detail = "connected", f"connected to {self.settings.broker.url}"
         venue = self.settings.venue
-        client.subscribe([(venue_filter(venue, leaf), 1) for leaf in Leaf if leaf != Leaf.RESEND])
+        client.subscribe([(venue_filter(venue, leaf), 1) for leaf in PUBLISHED])
         self.connected.set()
 
     def _on_disconnect(self, _: Any, __: Any, ___: Any, reason: Any, ____: Any) -> None:
