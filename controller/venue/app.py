@@ -29,6 +29,9 @@ mimetypes.add_type("text/javascript", ".js")
 mimetypes.add_type("text/css", ".css")
 
 
+Pin = Annotated[str | None, Header(alias="X-Organiser-PIN")]
+
+
 class NewTournament(BaseModel):
     name: str = Field("tournament", max_length=60)
     players: list[str] = Field(min_length=2, max_length=400)
@@ -47,8 +50,6 @@ def create_venue_app(evening: Evening, pin: str, name: str, health: Any = None) 
     def organiser(given: str | None) -> None:
         if not given or not hmac.compare_digest(given.encode(), pin.encode()):
             raise HTTPException(403, "the organiser's PIN is needed for the tournament")
-
-    Pin = Annotated[str | None, Header(alias="X-Organiser-PIN")]
 
     @app.exception_handler(RequestValidationError)
     async def malformed(_: Request, error: RequestValidationError) -> JSONResponse:

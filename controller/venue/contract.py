@@ -16,6 +16,7 @@ from controller.game.privacy import event_for, verdict_for
 from controller.game.snapshot import GameSnapshot
 from controller.game.store import Event, EventKind
 from rules.core import State
+from rules.registry import GAMES
 
 VERSION = 1
 ROOT = "railtable"
@@ -178,7 +179,8 @@ def event_words(payload: JsonDict) -> str:
     """A published event in a few words, for the venue page's ticker."""
     kind, data = payload.get("kind"), payload.get("data") or {}
     if kind == EventKind.START.value:
-        return f"a game of {payload.get('game')} began"
+        info = GAMES.get(str(payload.get("game")))
+        return f"a game of {info.title if info else payload.get('game')} began"
     if kind == EventKind.END.value:
         scores = ", ".join(f"{s:g}" for s in data.get("scores", []))
         return f"game over ({scores})"

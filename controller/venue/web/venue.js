@@ -83,7 +83,8 @@ let gamesListed = false;
 function draw(v) {
   const online = v.tables.filter((t) => t.online !== false).length;
   $("summary").textContent = `${online} of ${v.tables.length} tables online · ` +
-    `${v.finished.length ? v.finished.length : "no"} games finished · broker ${v.broker.state}`;
+    `${v.finished.length || "no"} game${v.finished.length === 1 ? "" : "s"} finished · ` +
+    `broker ${v.broker.state}`;
   const banner = $("help");
   banner.hidden = !v.needing_help.length;
   banner.textContent = v.needing_help.length ? `Needs help: ${v.needing_help.join(", ")}` : "";
