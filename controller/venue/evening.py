@@ -6,8 +6,8 @@ counted and dropped. Each event names the row published before it (`prev`); a ta
 chain has a hole, or whose retained state says it published further than the venue holds, is
 `behind`, and the venue asks it to publish again after the last row it holds.
 
-One writer: the MQTT client's thread calls `take_*`; the web page reads `view()`, a JSON value
-rebuilt only when something changed.
+Writes (the MQTT client's thread with `take_*`, the organiser's routes on a worker thread) go
+through one lock; the web page reads `view()`, a JSON value rebuilt only when something changed.
 """
 
 from __future__ import annotations
