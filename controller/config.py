@@ -15,6 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from controller.table.gpio import GpioPins
+from controller.venue.settings import (
+    VenueSettingError,
+    VenueSettings,
+    check_ca_file,
+    check_name,
+    parse_broker,
+    venue_settings,
+)
 from rules.core import BadOptions, resolve_options
 from rules.registry import GAMES, game_info
 
@@ -45,6 +53,7 @@ class Config:
     seed: int | None = None
     bots: bool = True
     gpio: GpioPins = field(default_factory=GpioPins)
+    venue: VenueSettings | None = None  # the venue's broker (docs/venue.md); None: none
     path: Path | None = None  # the file it came from
 
 
@@ -102,6 +111,16 @@ def _seconds(key: str, value: Any) -> float:
     return float(value)
 
 
+def _venue(check: Check) -> Check:
+    def checked(key: str, value: Any) -> Any:
+        try:
+            return check(key, value)
+        except VenueSettingError as error:
+            raise ConfigError(str(error)) from None
+
+    return checked
+
+
 SCHEMA: dict[str, dict[str, Check]] = {
     "table": {
         "data_dir": _text,
@@ -120,6 +139,14 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "buzzer": _whole(0, 27),
         "shutdown_button": _whole(0, 27),
         "shutdown_hold_s": _seconds,
+    },
+    "venue": {
+        "broker": _venue(parse_broker),
+        "venue": _venue(check_name),
+        "table": _venue(check_name),
+        "username": _text,
+        "password": _text,
+        "ca_file": _venue(check_ca_file),
     },
 }
 
@@ -186,6 +213,9 @@ def _config(data: Mapping[str, Any], path: Path) -> Config:
             shutdown_hold_s=values.get("gpio.shutdown_hold_s", 3.0),
             pin_factory=values.get("gpio.pin_factory", "auto"),
         ),
+        venue=_venue(lambda _, v: venue_settings(v, need_table=False))("[venue]", {
+            k.removeprefix("venue."): v for k, v in values.items() if k.startswith("venue.")
+        }),
         path=path,
     )
     try:

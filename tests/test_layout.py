@@ -85,15 +85,16 @@ CONTROLLER_MAY_IMPORT: dict[str, set[str]] = {
     "game": {"referee"},
     "vision_bridge": set(),
     "simulated": {"game", "referee", "vision_bridge"},
-    "table": {"game", "referee", "simulated", "vision_bridge"},
+    "venue": {"game", "referee"},
+    "table": {"game", "referee", "simulated", "vision_bridge", "venue"},
     "api": {"game", "referee"},
-    "config": {"table"},
-    "tools": {"config", "table", "game", "referee", "vision_bridge"},
+    "config": {"table", "venue"},
+    "tools": {"config", "table", "game", "referee", "vision_bridge", "venue"},
     "serve": {"api", "table", "config"},
-    "bench": {"api", "game", "referee", "simulated", "table", "vision_bridge", "config"},
+    "bench": {"api", "game", "referee", "simulated", "table", "vision_bridge", "config", "venue"},
     "cli": {
         "api", "bench", "config", "game", "referee", "serve", "simulated", "table", "tools",
-        "vision_bridge",
+        "vision_bridge", "venue",
     },
 }  # fmt: skip
 # What outside the controller each part may not reach for: the referee and the game know the
@@ -102,6 +103,7 @@ CONTROLLER_FORBIDDEN = {
     "referee": {"vision", "firmware_bridge", "hardware", "fastapi", "uvicorn", "sqlite3"},
     "game": {"vision", "firmware_bridge", "hardware", "fastapi", "uvicorn"},
     "api": {"vision", "firmware_bridge", "hardware", "cv2", "serial", "sqlite3"},
+    "venue": {"vision", "firmware_bridge", "hardware", "cv2", "serial"},
 }
 LOOSE_MODULES_AT_MOST = 6
 

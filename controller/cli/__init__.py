@@ -13,13 +13,16 @@ from controller.cli import (
     referee_cmd,
     rules_cmd,
     serve_cmd,
+    venue_cmd,
     vision_cmd,
 )
 from controller.cli._types import UsageError
 from controller.game.store import StoreError
 
 # Each module adds its own sub-commands and `bench` targets; none of them touches another's.
-_AREAS = (rules_cmd, board_cmd, vision_cmd, serve_cmd, referee_cmd, bench_cmd, doctor_cmd)
+_AREAS = (
+    rules_cmd, board_cmd, vision_cmd, serve_cmd, referee_cmd, bench_cmd, doctor_cmd, venue_cmd,
+)  # fmt: skip
 
 
 def build_parser() -> argparse.ArgumentParser:

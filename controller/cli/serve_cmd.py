@@ -66,6 +66,8 @@ def _serve(args: argparse.Namespace) -> int:
         "--game" if args.game is not None else "[game] name =",
         "--players" if args.players is not None else "[game] players =",
     )
+    if config.venue is not None and not config.venue.table:
+        raise ValueError(f"{config.path}: [venue] table: missing; each table needs its own name")
     if not 1 <= config.port <= 65535:
         raise ValueError(f"--port {config.port}: must be 1 to 65535")
     settings = ServiceSettings(
@@ -79,6 +81,7 @@ def _serve(args: argparse.Namespace) -> int:
         board=config.board,
         bots=config.bots,
         gpio=config.gpio,
+        venue=config.venue,
     )
     configure_logging()
     with contextlib.suppress(KeyboardInterrupt):

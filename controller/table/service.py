@@ -28,6 +28,8 @@ from controller.simulated.camera import SimulatedCamera
 from controller.simulated.table import PhysicalTable
 from controller.table.gpio import GpioPins, TableIO
 from controller.table.systemd import notify, watchdog_interval
+from controller.venue.publisher import VenuePublisher
+from controller.venue.settings import VenueSettings
 from controller.vision_bridge import board_geometry, observation, stickers
 from firmware_bridge.link import BoardLink
 from firmware_bridge.messages import Color, Square
@@ -67,6 +69,7 @@ class ServiceSettings:
     mistake_rate: float = 0.06
     bots: bool = True  # on the simulated table, bots play
     gpio: GpioPins = field(default_factory=GpioPins)
+    venue: VenueSettings | None = None  # publish to the venue's broker (docs/venue.md)
 
 
 @dataclass
@@ -154,6 +157,16 @@ class TableService:
         self._petted = 0.0
         self.on_stop: Any = None  # set by whoever serves the API: stop serving too
         self.io = TableIO(settings.gpio)
+        self.venue: VenuePublisher | None = None
+        if settings.venue is not None:
+            self.venue = VenuePublisher(
+                settings.venue,
+                self.reader,
+                settings.data_dir,
+                lambda: (self.owner.snapshot, self.owner.status),
+            )
+            publisher = self.venue
+            self.game.listeners.append(lambda _: publisher.wake())
 
     # ---- life cycle
     def start(self, thread: bool = True) -> None:
@@ -166,6 +179,8 @@ class TableService:
             self.owner.call_sync(lambda _: self._open())
         else:
             self._open()
+        if self.venue is not None:
+            self.venue.start()
 
     def _open(self) -> None:
         if not self.game.resume():
@@ -305,6 +320,8 @@ class TableService:
 
     def stop(self) -> None:
         """Stop the owner, let go of the inputs and close the log (on the owner's thread)."""
+        if self.venue is not None:
+            self.venue.stop()
         if self.owner.thread_ident is not None and not self.owner.on_owner_thread:
             try:
                 self.owner.call_sync(lambda _: self._close(), timeout=15)
@@ -521,6 +538,7 @@ class TableService:
             "board": self.board_health.to_json(),
             "bots": None if self.bots is None else vars(self.bots.stats).copy(),
             "gpio": self.io.health(),
+            "venue": None if self.venue is None else self.venue.health().to_json(),
             "uptime_s": round(time.time() - self.started_at, 1),
         }
 

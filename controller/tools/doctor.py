@@ -142,12 +142,24 @@ def check_gpio(config: Config) -> Finding:
     return Finding("gpio", True, f"{health['pins']} pins, {health['seat_buttons']} seat buttons")
 
 
+def check_venue(config: Config) -> Finding:
+    if config.venue is None:
+        return Finding("venue broker", True, "none configured: this table stands alone")
+    if not config.venue.table:
+        return Finding("venue broker", False, "[venue] table is missing: name this table")
+    from controller.venue.probe import probe
+
+    ok, detail = probe(config.venue)
+    return Finding("venue broker", ok, detail)
+
+
 CHECKS: tuple[Callable[[Config], Finding], ...] = (
     check_data,
     check_port,
     check_board,
     check_camera,
     check_gpio,
+    check_venue,
 )
 
 
