@@ -58,6 +58,7 @@ class EventKind(StrEnum):
     ALERT = "alert"  # a change that is no legal move
     INSTRUCTION = "instruction"  # what players must do on the table
     INPUT = "input"  # an input change: camera or sensor board lost, back, calibrated
+    PLAYER = "player"  # a seat's player named: {"name", "colour"} (the newest wins)
     END = "end"  # the game ended (its scores)
 
 

@@ -414,7 +414,7 @@ def test_the_referees_question_reaches_its_seat_and_the_host_only(tmp_path: Path
     for who in ({}, seat1):
         other = client.get("/api/verdict", headers=who).json()
         assert other["options"] == [] and "red-white" not in json.dumps(other)
-        assert other["text"] == other["words"] == "seat 0 is asked how the table came about"
+        assert other["text"] == other["words"] == "Player 1 is asked how the table came about"
 
 
 def _first_view(client: TestClient, headers: dict[str, str]) -> dict[str, Any]:
