@@ -65,7 +65,7 @@ class Phrasebook:
             return "the host"
         if 0 <= seat < len(self.players):
             return self.players[seat].name
-        return f"seat {seat}"
+        return f"player {seat + 1}"
 
     def say(self, text: str) -> str:
         """A line in players' words."""

@@ -149,6 +149,18 @@ class _Queries:
             )
         return [_event(r) for r in rows]
 
+    def player_rows(self, game_id: int) -> list[Event]:
+        """A game's `player` rows: its players' names and colours."""
+        rows = (
+            self._db()
+            .execute(
+                "SELECT * FROM events WHERE game_id = ? AND kind = ? ORDER BY id",
+                (game_id, EventKind.PLAYER.value),
+            )
+            .fetchall()
+        )
+        return [_event(r) for r in rows]
+
     def last_id(self) -> int:
         row = self._db().execute("SELECT MAX(id) FROM events").fetchone()
         return int(row[0] or 0)

@@ -80,4 +80,4 @@ def seat_colour(state: Any, seat: int) -> str | None:
     return None
 
 
-WORDS = GameWords(places={"reveal": "the reveal slot"}, options=OPTIONS, seat_colour=seat_colour)
+WORDS = GameWords(options=OPTIONS, seat_colour=seat_colour)  # its places are named as printed

@@ -45,9 +45,9 @@ OPTIONS = {
 
 def _rail_place(name: str, position: int) -> str:
     if position == 0:
-        return f"the {name} station"
+        return f"the {name} station space"
     side = "right" if position > 0 else "left"
-    return f"the {name} railway, {abs(position)} {side} of the station"
+    return f"the {name} railway, {side} {abs(position)}"
 
 
 PLACES: dict[str, str] = {}

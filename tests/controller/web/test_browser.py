@@ -139,7 +139,7 @@ def test_a_player_joins_by_the_seat_link_and_answers(quiet_table: str, browser: 
     token = httpx.post(quiet_table + "/api/seats/0/token", headers={"X-Table-Pin": PIN}).json()
     page = _phone(browser)
     page.goto(f"{quiet_table}/?seat={token['token']}")
-    page.wait_for_function("document.querySelector('#me').textContent === 'you are seat 0'")
+    page.wait_for_function("document.querySelector('#me').textContent === 'you are Player 1'")
     page.get_by_role("button", name="choose the north side").click()
     page.wait_for_function(
         "document.querySelector('#turn').textContent !== 'seat 0 to act'"
@@ -230,7 +230,7 @@ def test_a_player_answers_the_referees_question_from_the_seat_page(
     spectator.goto(url + "/")
     page = _phone(browser)
     page.goto(f"{url}/?seat={token['token']}")
-    page.wait_for_function("document.querySelector('#me').textContent === 'you are seat 0'")
+    page.wait_for_function("document.querySelector('#me').textContent === 'you are Player 1'")
     page.get_by_role("button", name="choose the north side").click()  # the referee asks it
     page.wait_for_function(
         "!document.querySelector('#mine').textContent.includes('choose the')"
@@ -272,7 +272,8 @@ def test_a_seat_sees_its_own_hand_and_a_spectator_none(quiet_table: str, browser
     page.wait_for_function("!document.querySelector('#private').hidden", timeout=20000)
     hand = httpx.get(quiet_table + "/api/state", headers={"X-Seat-Token": token}).json()
     text = page.locator("#private").inner_text()
-    assert "hand" in text and all(card in text for card in hand["private"]["hand"])
+    assert "Your hand" in text and not any(card in text for card in hand["private"]["hand"])
+    assert page.locator("#private svg.card").count() == len(hand["private"]["hand"])
     page.screenshot(path=str(ARTIFACTS / "phone-seat-hand.png"), full_page=True)
     spectator = _phone(browser)
     spectator.goto(quiet_table + "/")
