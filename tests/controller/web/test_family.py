@@ -99,7 +99,9 @@ def _start(url: str, game: str, **options: Any) -> int:
     r = httpx.post(url + "/api/games", json=body, headers=HOST, timeout=30)
     assert r.status_code == 200, r.text
     for seat in range(PLAYERS[game]):
-        named = httpx.post(url + f"/api/seats/{seat}/player", json={"name": NAMES[seat]}, headers=HOST)
+        named = httpx.post(
+            url + f"/api/seats/{seat}/player", json={"name": NAMES[seat]}, headers=HOST
+        )
         assert named.status_code == 200, named.text
     return int(r.json()["game_id"])
 
@@ -111,7 +113,11 @@ def _everything(page: Page) -> str:
 
 
 def _slips(text: str) -> dict[str, list[str]]:
-    return {what: [m.group(0) for m in rx.finditer(text)] for what, rx in NEVER.items() if rx.search(text)}
+    return {
+        what: [m.group(0) for m in rx.finditer(text)]
+        for what, rx in NEVER.items()
+        if rx.search(text)
+    }
 
 
 @pytest.mark.parametrize("game", list(PLAYERS))
@@ -126,7 +132,8 @@ def test_a_family_reads_each_game_at_a_glance(table: str, browser: Any, game: st
     page.screenshot(path=str(ARTIFACTS / f"family-{game}.png"))
     # names and colours: each player's name with a swatch of their colour, in the scores
     tags = page.eval_on_selector_all(
-        "#scores .who", "ws => ws.map(w => [w.textContent, w.querySelector('.swatch').style.background])"
+        "#scores .who",
+        "ws => ws.map(w => [w.textContent, w.querySelector('.swatch').style.background])",
     )
     assert {t for t, _ in tags} >= set(NAMES[: PLAYERS[game]]), tags
     assert all(colour for _, colour in tags)
