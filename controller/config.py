@@ -42,7 +42,8 @@ class Config:
             os.environ.get("RAILTABLE_DATA", "~/.local/share/railtable")
         ).expanduser()
     )
-    listen: str = "127.0.0.1"
+    listen: str = "0.0.0.0"  # every network of the machine: phones on the table's Wi-Fi reach it
+    address: str = ""  # the address phones open (seat links, the QR code); "": worked out
     port: int = 8080
     pin: str = ""
     camera: str = "simulated"
@@ -79,6 +80,11 @@ def _yes_no(key: str, value: Any) -> bool:
     if not isinstance(value, bool):
         raise ConfigError(f"{key} = {value!r}: must be true or false")
     return value
+
+
+def check_pin(key: str, value: Any) -> str:
+    """A table PIN as the configuration and `--pin` accept it (ConfigError otherwise)."""
+    return _pin(key, value)
 
 
 def _pin(key: str, value: Any) -> str:
@@ -125,6 +131,7 @@ SCHEMA: dict[str, dict[str, Check]] = {
     "table": {
         "data_dir": _text,
         "listen": _text,
+        "address": _text,
         "port": _whole(1, 65535),
         "pin": _pin,
         "bots": _yes_no,
@@ -195,7 +202,8 @@ def _config(data: Mapping[str, Any], path: Path) -> Config:
             values[f"{section}.{key}"] = check(f"[{section}] {key}", value)
     config = Config(
         data_dir=Path(values.get("table.data_dir", str(Config().data_dir))).expanduser(),
-        listen=values.get("table.listen", "127.0.0.1"),
+        listen=values.get("table.listen", "0.0.0.0"),
+        address=values.get("table.address", ""),
         port=values.get("table.port", 8080),
         pin=values.get("table.pin", ""),
         bots=values.get("table.bots", True),

@@ -4,10 +4,15 @@ thread, the HTTP API on the asyncio event loop."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
 import gc
+import io
 import logging
+import socket
 import sys
 
+import segno
 import uvicorn
 
 from controller.api.app import create_app
@@ -24,18 +29,63 @@ def configure_logging() -> None:
     )
 
 
-async def run_service(settings: ServiceSettings, host: str, port: int) -> None:
-    """Start the table, serve the API, run the table's loop; both end on SIGINT or SIGTERM."""
+def listen(host: str, port: int) -> socket.socket:
+    """The listening socket, bound before anything else starts: a busy port or an address this
+    machine does not have is one line (OSError) before anything is printed."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        raise OSError(f"cannot listen on {host!r}: {error.strerror}") from None
+    family, kind, proto, _, where = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(where)
+        sock.listen(128)
+    except OSError as error:
+        sock.close()
+        if error.errno == errno.EADDRINUSE:
+            raise OSError(
+                f"port {port} on {host} is already in use (another railtable serve?): "
+                "stop it, or give --port another"
+            ) from None
+        raise OSError(f"cannot listen on {host} port {port}: {error.strerror}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def phone_address(host: str, port: int) -> str:
+    """The address phones on the table's network open: this machine's address on the network
+    its default route leads to (asked of the kernel; nothing is sent), or the one listened on."""
+    shown = host
+    if host in ("0.0.0.0", "::", ""):
+        shown = "localhost"
+        with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.254.254.254", 9))  # a UDP "connect" only picks the route
+            shown = s.getsockname()[0]
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"
+
+
+def terminal_qr(address: str) -> str:
+    """A QR code of the address, drawn with text for a terminal."""
+    picture = io.StringIO()
+    segno.make(address, error="m").terminal(out=picture, compact=True, border=2)
+    return picture.getvalue()
+
+
+async def run_service(settings: ServiceSettings, sock: socket.socket, address: str) -> None:
+    """Start the table, serve the API on `sock`, run the table's loop; both end on SIGINT or
+    SIGTERM. `address` is the one phones open (in the seats' links)."""
     service = TableService(settings)
     await asyncio.to_thread(service.start)
     gc.collect()
     gc.freeze()  # what start-up made stays: full collections then take ms, not tens of ms
-    app = create_app(service)
+    app = create_app(service, address)
     # Phones keep their event streams open: a stop must not wait for them to hang up.
     config = uvicorn.Config(
         app,
-        host=host,
-        port=port,
         log_level="warning",
         proxy_headers=False,
         http=HeadersDeadline,
@@ -43,13 +93,13 @@ async def run_service(settings: ServiceSettings, host: str, port: int) -> None:
     )
     server = uvicorn.Server(config)
     service.on_stop = lambda: setattr(server, "should_exit", True)
-    shown = "localhost" if host in ("0.0.0.0", "::") else host
     print(
-        f"railtable: table service on http://{shown}:{port}/ (API: /docs); "
-        f"host PIN {service.pin}; data in {settings.data_dir}; Ctrl-C stops it",
+        f"railtable: phones open {address} (scan the code below); host PIN {service.pin}; "
+        f"API: {address}docs; data in {settings.data_dir}; Ctrl-C stops it",
         flush=True,
     )
+    print(terminal_qr(address), flush=True)
     try:
-        await server.serve()
+        await server.serve(sockets=[sock])
     finally:
         await asyncio.to_thread(service.stop)

@@ -585,3 +585,29 @@ class GameInfo:
     # of it are carried out by hand (the last card of a trick lands in its slot, then the trick
     # is resolved); None where it is the table after the action. From the state before it.
     table_while_played: Callable[[Any, Action], TableObservation | None] | None = None
+    # What players call things: the mat's places, the options, the seats' piece colours.
+    words: GameWords | None = None
+
+
+@dataclass(frozen=True)
+class OptionWords:
+    """An option as a player chooses it: a short label, one sentence of help, and each value's
+    words (keyed by the value as JSON spells it: "true", "\"two\"", "17")."""
+
+    label: str
+    help: str = ""
+    choices: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameWords:
+    """A game's names for players, as printed on its mat and cards: `places` names each
+    location id that is not already its printed name (a card slot "lane.3": "trick lane space
+    4"); a card's name is its catalogue label unless `cards` names it more shortly.
+    `seat_colour(state, seat)` is the colour name of the seat's own pieces, where the game gives
+    a seat pieces of one colour (else None)."""
+
+    places: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    cards: Mapping[str, str] = dataclasses.field(default_factory=dict)  # shorter than labels
+    options: Mapping[str, OptionWords] = dataclasses.field(default_factory=dict)
+    seat_colour: Callable[[Any, int], str | None] | None = None

@@ -12,6 +12,7 @@ The page itself is `/` (controller/web/index.html) and its style and scripts are
 
 from __future__ import annotations
 
+import html
 import mimetypes
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from controller.game.access import Refused
 
 WEB = Path(__file__).parents[1] / "web"
 PAGE = (WEB / "index.html").read_text()
+FAVICON = (WEB / "favicon.svg").read_bytes()
 # A browser runs a module script only with a JavaScript type; some systems map .js otherwise.
 mimetypes.add_type("text/javascript", ".js")
 mimetypes.add_type("text/css", ".css")
@@ -43,15 +45,19 @@ class PageFiles(StaticFiles):
         return response
 
 
-def create_app(table: Table) -> FastAPI:
-    """The API over a running table."""
+def create_app(table: Table, address: str = "") -> FastAPI:
+    """The API over a running table; `address` is the one phones open (the seats' links), else
+    the address a request came to."""
     app = FastAPI(
         title="railtable",
         description="The table service's API: what lies on the table, the game, and its players.",
         version="0.1.0",
         responses=PROBLEMS,
+        docs_url=None,  # Swagger UI comes from a CDN: blank on a table's network with no uplink
+        redoc_url=None,
     )
     app.state.table = table
+    app.state.address = address
     app.state.pin_guard = PinGuard()
 
     @app.exception_handler(Refused)
@@ -70,7 +76,40 @@ def create_app(table: Table) -> FastAPI:
     async def page() -> HTMLResponse:
         return HTMLResponse(PAGE)
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return Response(
+            FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+        )
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return HTMLResponse(api_page(app.openapi()))
+
     app.mount("/static", PageFiles(directory=WEB), name="static")
     for area in (game_routes, host_routes, history_routes, stream):
         app.include_router(area.router)
     return app
+
+
+def api_page(spec: dict[str, Any]) -> str:
+    """The API described on one plain page, from its OpenAPI description and served by the Pi
+    itself (no script, nothing from the internet); /openapi.json is the whole description."""
+    rows = []
+    for path, methods in spec.get("paths", {}).items():
+        for method, op in methods.items():
+            rows.append(
+                f"<tr><td><code>{method.upper()}</code></td><td><code>{html.escape(path)}</code>"
+                f"</td><td>{html.escape(op.get('summary', ''))}</td></tr>"
+            )
+    return (
+        "<!doctype html><html lang=en><meta charset=utf-8>"
+        "<meta name=viewport content='width=device-width, initial-scale=1'>"
+        "<title>railtable API</title><link rel=stylesheet href=/static/app.css>"
+        "<h1>railtable: the table's API</h1><p>Who asks: a spectator by default, a seat with "
+        "its <code>X-Seat-Token</code> header, the host with <code>X-Table-Pin</code>. The "
+        "whole description, for any OpenAPI tool: <a href=/openapi.json>/openapi.json</a>.</p>"
+        "<table><tr><th>Method</th><th>Path</th><th>What it does</th></tr>"
+        + "".join(rows)
+        + "</table></html>"
+    )

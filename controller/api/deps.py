@@ -108,7 +108,9 @@ def asker(
     if x_seat_token is not None:
         seat = served.tokens.seat(x_seat_token, game_id)
         if seat is None:
-            raise HTTPException(403, "unknown seat token (or one for an earlier game): join again")
+            raise HTTPException(
+                403, "this phone's seat link is for an earlier game: scan your seat's code again"
+            )
         return Asker.at(seat)
     if railtable_seat is not None and request.method == "GET":
         seat = served.tokens.seat(railtable_seat, game_id)

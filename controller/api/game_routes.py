@@ -5,6 +5,7 @@ command handed to the owner and awaited, so no route blocks the event loop."""
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
@@ -13,10 +14,12 @@ from starlette.concurrency import run_in_threadpool
 
 from controller.api import looks
 from controller.api.deps import TableDep, Who
-from controller.api.models import MAX_ID, ActionRequest, AnswerRequest
+from controller.api.models import MAX_ID, ActionRequest, AnswerRequest, PlayerRequest
 from controller.game.access import Asker
+from controller.game.phrasing import Phrasebook, book_for
 from controller.game.privacy import event_for
-from controller.game.store import Event, EventKind
+from controller.game.store import MAX_ROWS, Event, EventKind
+from rules.core import GameInfo, Option
 from rules.registry import GAMES
 
 router = APIRouter()
@@ -39,13 +42,33 @@ async def available() -> list[dict[str, Any]]:
             "title": info.title,
             "min_players": info.min_players,
             "max_players": info.max_players,
-            "options": [
-                {"name": o.name, "default": o.default, "choices": o.choices, "doc": o.doc}
-                for o in info.options
-            ],
+            "options": [option_json(info, o) for o in info.options],
         }
         for info in GAMES.values()
     ]
+
+
+def option_json(info: GameInfo, option: Option) -> dict[str, Any]:
+    """An option as a player chooses it: its label and help in players' words, and each value
+    with its words (`choices_words`, in the order of `choices`); `doc` is the rules' own note."""
+    said = info.words.options.get(option.name) if info.words is not None else None
+    label = said.label if said is not None else option.name.replace("_", " ").capitalize()
+    choices_words = None
+    if option.choices is not None:
+        choices_words = [
+            (said.choices.get(json.dumps(c)) if said is not None else None)
+            or ("yes" if c is True else "no" if c is False else str(c).replace("_", " "))
+            for c in option.choices
+        ]
+    return {
+        "name": option.name,
+        "default": option.default,
+        "choices": option.choices,
+        "doc": option.doc,
+        "label": label,
+        "help": said.help if said is not None else "",
+        "choices_words": choices_words,
+    }
 
 
 @router.get(
@@ -110,12 +133,20 @@ def rendered_rows(
     rows: list[Event] = table.reader.events(game_id, after, limit)
     out = []
     records: dict[int, Any] = {}
+    books: dict[int, Phrasebook] = {}
+    snap = table.owner.snapshot
     for row in rows:
         if row.game_id not in records:
-            records[row.game_id] = table.reader.game(row.game_id)
+            records[row.game_id] = record = table.reader.game(row.game_id)
+            books[row.game_id] = (
+                snap.book
+                if row.game_id == snap.game_id
+                else book_for(record, table.reader.events(row.game_id, 0, MAX_ROWS))
+            )
         record = records[row.game_id]
         name = record.game if record is not None else None
-        out.append(event_for(row, name, table.owner.viewers.of(record), who))
+        shown = event_for(row, name, table.owner.viewers.of(record), who)
+        out.append(books[row.game_id].event(shown))
     return out
 
 
@@ -131,3 +162,20 @@ async def answer(request: AnswerRequest, table: TableDep, who: Who) -> list[dict
     done = await table.owner.call(lambda game: game.answer(who, request.option))
     table.owner.wake()
     return [e.to_json() for e in done]
+
+
+@router.post(
+    "/api/seats/{seat}/player",
+    summary="Name a seat's player and, where the game leaves it open, their colour (that seat "
+    "or the host)",
+)
+async def name_player(
+    seat: Annotated[int, FastPath(ge=0, le=15)],
+    request: PlayerRequest,
+    table: TableDep,
+    who: Who,
+) -> dict[str, Any]:
+    player = await table.owner.call(
+        lambda game: game.name_player(who, seat, request.name, request.colour)
+    )
+    return player.to_json()

@@ -10,6 +10,7 @@ from starlette.concurrency import run_in_threadpool
 
 from controller.api.deps import TableDep
 from controller.api.models import MAX_ID
+from controller.game.phrasing import book_for
 from controller.game.replay import Replays, StepBeyond
 from controller.game.store import MAX_ROWS
 from rules.registry import GAMES, game_info
@@ -20,7 +21,13 @@ REPLAYS = Replays()
 
 @router.get("/api/games", summary="Finished games with their final scores")
 async def finished(table: TableDep) -> list[dict[str, Any]]:
-    games = await run_in_threadpool(table.reader.games, True)
+    def read() -> list[tuple[Any, list[str]]]:
+        return [
+            (g, [p.name for p in book_for(g, table.reader.player_rows(g.id)).players])
+            for g in table.reader.games(True)
+        ]
+
+    games = await run_in_threadpool(read)
     return [
         {
             "id": g.id,
@@ -30,8 +37,9 @@ async def finished(table: TableDep) -> list[dict[str, Any]]:
             "started_at": g.started_at,
             "ended_at": g.ended_at,
             "scores": g.scores,
+            "names": names,
         }
-        for g in games
+        for g, names in games
     ]
 
 

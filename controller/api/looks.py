@@ -192,8 +192,16 @@ def _trickoftherails() -> dict[Piece, Look]:
 
     looks: dict[Piece, Look] = {}
     for card_id, card in c.CARDS.items():
+        if card.kind is c.Kind.CITY:
+            city = card_id.removeprefix("city-").replace("_", " ").title()
+            looks[p.card_piece(card_id)] = _card(["City", city, str(card.value)])
+            continue
+        if card.kind is c.Kind.LOCOMOTIVE:
+            reach = "∞" if card.distance == 0 else str(card.distance)
+            looks[p.card_piece(card_id)] = _card(["Loco", reach, f"cost {card.cost}"])
+            continue
         if card.company is None:
-            looks[p.card_piece(card_id)] = _card(_plain_words(card_id))
+            looks[p.card_piece(card_id)] = _card(["Reserved"])
             continue
         rest = str(card.number) if card.kind is c.Kind.RAILWAY else card.kind.value
         paint = PALETTE[COMPANY_COLOURS[card.company.value]]

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from controller.game.access import Refusal
+from controller.game.players import COLOURS, MAX_NAME
 
 MAX_ID = 2**62  # row ids and game ids fit SQLite's integers with room to spare
+COLOUR_NAMES = tuple(COLOURS)
 MAX_SEED = 2**31  # as the configuration file bounds `[game] seed`
 
 STATUS = {
@@ -44,6 +46,16 @@ class UndoRequest(BaseModel):
     """How many players' actions to take back."""
 
     count: int = Field(default=1, ge=1, le=50)
+
+
+class PlayerRequest(BaseModel):
+    """A seat's player: the name the family calls them and, where the game leaves it open, a
+    colour (one of the colours `/api/status` lists)."""
+
+    name: str = Field(
+        min_length=1, max_length=MAX_NAME, pattern=r"^[^\x00-\x1f\x7f]*\S[^\x00-\x1f\x7f]*$"
+    )
+    colour: Literal[COLOUR_NAMES] | None = None  # type: ignore[valid-type]
 
 
 class Problem(BaseModel):

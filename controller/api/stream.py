@@ -130,6 +130,7 @@ def _view(snap: GameSnapshot, who: Asker) -> bytes:
         "version": snap.version,
         "row": snap.row,
         "game": snap.status()["game"],
+        "finished": snap.finished,
         **snap.for_asker(who),
     }
     line = f"event: snapshot\ndata: {json.dumps(body)}\n\n".encode()

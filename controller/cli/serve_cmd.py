@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 from controller.cli._types import Subparsers
 
@@ -31,19 +32,41 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     serve.add_argument("--game", default=None, help="the game started when none is open")
     serve.add_argument("--players", type=int, default=None)
     serve.add_argument("--seed", type=int, default=None)
-    serve.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
+    serve.add_argument(
+        "--host",
+        default=None,
+        help="address to listen on (default 0.0.0.0: phones on the table's network reach it; "
+        "127.0.0.1 keeps it to this machine)",
+    )
+    serve.add_argument(
+        "--address",
+        default=None,
+        help="the address phones open, put in the seats' links (default: worked out)",
+    )
     serve.add_argument("--port", type=int, default=None, help="default 8080")
     serve.add_argument("--data", type=Path, default=None, help="folder for the event log, the PIN")
     serve.add_argument("--camera", default=None, help='"simulated", "none" or a source')
     serve.add_argument("--board", default=None, help='"simulated", "none" or a serial URL')
-    serve.add_argument("--pin", default=None, help="the host's table PIN (default: kept in --data)")
+    serve.add_argument(
+        "--pin", default=None, help="the host's table PIN, 4 to 8 digits (default: kept in --data)"
+    )
     serve.add_argument("--no-bots", action="store_true", help="the simulated table without bots")
     serve.set_defaults(handler=_serve)
 
 
+def _pin(given: str, check: Any) -> str:
+    """`--pin` as the configuration file accepts `[table] pin` (4 to 8 digits)."""
+    try:
+        return str(check("--pin", given))
+    except ValueError:
+        raise ValueError(
+            f"--pin {given}: must be 4 to 8 digits, as in the configuration file"
+        ) from None
+
+
 def _serve(args: argparse.Namespace) -> int:
-    from controller.config import check_game, default_path, load_config
-    from controller.serve import configure_logging, run_service
+    from controller.config import check_game, check_pin, default_path, load_config
+    from controller.serve import configure_logging, listen, phone_address, run_service
     from controller.table.service import ServiceSettings
 
     config = load_config(args.config if args.config is not None else default_path())
@@ -56,7 +79,8 @@ def _serve(args: argparse.Namespace) -> int:
         "data_dir": args.data,
         "camera": args.camera,
         "board": args.board,
-        "pin": args.pin,
+        "pin": None if args.pin is None else _pin(args.pin, check_pin),
+        "address": args.address,
     }
     config = dataclasses.replace(config, **{k: v for k, v in given.items() if v is not None})
     if args.no_bots:
@@ -83,7 +107,9 @@ def _serve(args: argparse.Namespace) -> int:
         gpio=config.gpio,
         venue=config.venue,
     )
+    sock = listen(config.listen, config.port)  # a busy port says so before anything is printed
+    address = config.address or phone_address(config.listen, config.port)
     configure_logging()
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run_service(settings, config.listen, config.port))
+        asyncio.run(run_service(settings, sock, address))
     return 0

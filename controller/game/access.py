@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
 import secrets
 import threading
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 
 
 class Role(StrEnum):
@@ -55,16 +58,24 @@ class Refused(ValueError):
 
 class SeatTokens:
     """The seat tokens handed to phones (by QR code): token -> (seat, game); safe from any
-    thread. A token is good only in the game it was issued for."""
+    thread. A token is good only in the game it was issued for. With a `path` (in the data
+    folder) they are kept on disk, so a phone stays joined across a restart of the service; a
+    token issued for a new game forgets those of earlier games."""
 
-    def __init__(self) -> None:
+    def __init__(self, path: Path | None = None) -> None:
         self._seats: dict[str, tuple[int, int | None]] = {}
         self._lock = threading.Lock()
+        self.path = path
+        if path is not None:
+            self._seats = _read_tokens(path)
 
     def issue(self, seat: int, game_id: int | None = None) -> str:
         token = secrets.token_urlsafe(16)
         with self._lock:
+            self._seats = {t: s for t, s in self._seats.items() if s[1] == game_id}
             self._seats[token] = (seat, game_id)
+            if self.path is not None:
+                _write_tokens(self.path, self._seats)
         return token
 
     def seat(self, token: str, game_id: int | None = None) -> int | None:
@@ -74,3 +85,28 @@ class SeatTokens:
         if issued is None or issued[1] != game_id:
             return None
         return issued[0]
+
+
+def _read_tokens(path: Path) -> dict[str, tuple[int, int | None]]:
+    """The kept tokens; a missing or damaged file is no tokens (phones join again)."""
+    try:
+        data = json.loads(path.read_text())
+        return {
+            str(t): (int(seat), None if game is None else int(game))
+            for t, (seat, game) in data.items()
+        }
+    except (OSError, ValueError, TypeError, AttributeError):
+        return {}
+
+
+def _write_tokens(path: Path, seats: dict[str, tuple[int, int | None]]) -> None:
+    """Written whole, then put in place: a pulled plug leaves the old file or the new."""
+    spare = path.with_suffix(".tmp")
+    try:
+        with open(os.open(spare, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+            json.dump({t: list(s) for t, s in seats.items()}, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(spare, path)
+    except OSError:
+        pass  # a full disk: the token works until the service restarts

@@ -13,8 +13,12 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from controller.game import players as named
 from controller.game.access import Asker, Refusal, Refused, Role
+from controller.game.phrasing import Phrasebook
+from controller.game.players import Player
 from controller.game.store import (
+    MAX_ROWS,
     Event,
     EventKind,
     EventLog,
@@ -51,6 +55,8 @@ class LiveGame:
         self.changes = 0  # counts every change anyone may see: the owner publishes on a new count
         self.store_problem: str | None = None  # why the last write failed, until one works
         self._written: dict[str, Any] | None = None  # the verdict last written to the log
+        self.chosen: dict[int, dict[str, str]] = {}  # each seat's chosen name and colour
+        self.finished: dict[str, Any] | None = None  # the game that ended last, for its end screen
 
     # ---- games
     def resume(self) -> bool:
@@ -59,6 +65,7 @@ class LiveGame:
         if record is None:
             return False
         self._load(record, self.log.replay(record))
+        self.chosen = named.chosen(self.log.events(record.id, limit=MAX_ROWS))
         self._draw_chance()  # a plug pulled between a move and its draws: draw them now, the same
         self._ask_for_draws()
         return True
@@ -79,6 +86,7 @@ class LiveGame:
         assert record is not None
         lying = self.table  # what the last game left on the table, as far as it was seen
         self._load(record, state)
+        self.finished = None
         if lying and self.referee is not None:
             # A new game on a table still holding pieces: the referee asks to clear them
             # rather than read them as the new game's moves.
@@ -90,14 +98,80 @@ class LiveGame:
 
     def end(self, reason: str = "ended by the host") -> None:
         record, state = self._open()
-        self._publish([self.log.end_game(record.id, state.scores(), reason)])
+        event = self.log.end_game(record.id, state.scores(), reason)
+        self.finished = self.summary(reason)
+        self._publish([event])
         self.record = None
         self.state = None
         self.verdict = None
         self.changes += 1
 
+    # ---- players
+    @property
+    def players(self) -> tuple[Player, ...]:
+        """Each seat's player: name and colour (the game's piece colour where it has one)."""
+        count = int(self.state.options.get("players", 0)) if self.state is not None else 0
+        return named.players(self.info, self.state, count, self.chosen)
+
+    @property
+    def book(self) -> Phrasebook:
+        """The open game's words: its places' and cards' names, its players' names."""
+        return Phrasebook.of(self.info, self.players)
+
+    def name_player(
+        self, asker: Asker, seat: int, name: str | None = None, colour: str | None = None
+    ) -> Player:
+        """A seat's player names themself (or the host names them): kept in the log."""
+        record, state = self._open()
+        count = int(state.options.get("players", 0))
+        if asker.role is Role.SPECTATOR or (asker.role is Role.SEAT and asker.seat != seat):
+            raise Refused(
+                "a player names only themself (the host may name anyone)", Refusal.NOT_ALLOWED
+            )
+        if not 0 <= seat < count:
+            raise Refused(f"this game has {count} players: no player {seat + 1}")
+        data: dict[str, str] = {}
+        if name is not None:
+            data["name"] = named.check_name(name)
+            taken = [p.name.casefold() for p in self.players if p.seat != seat]
+            if data["name"].casefold() in taken:
+                raise Refused(f"{data['name']} is already playing: pick another name")
+        if colour is not None:
+            if not named.colour_choice(self.info):
+                raise Refused("in this game your colour is your pieces' colour")
+            data["colour"] = named.check_colour(colour)
+        if not data:
+            raise Refused("say a name or a colour", Refusal.REFUSED)
+        events = self._write(record.id, [(seat, EventKind.PLAYER, data)])
+        self.chosen.setdefault(seat, {}).update(data)
+        self._publish(events)
+        return self.players[seat]
+
+    def summary(self, reason: str) -> dict[str, Any]:
+        """The open game as its end screen shows it: winners, scores and what they are made of."""
+        record, state = self._open()
+        book = self.book
+        scores = state.scores()
+        top = max(scores) if scores else 0
+        assert self.info is not None
+        return {
+            "id": record.id,
+            "game": record.game,
+            "title": self.info.title,
+            "options": dict(state.options),
+            "reason": book.say(reason),
+            "players": [p.to_json() for p in self.players],
+            "scores": scores,
+            "score_parts": [
+                [{"what": book.say(what), "points": points} for what, points in parts]
+                for parts in state.score_parts()
+            ],
+            "winners": [seat for seat, points in enumerate(scores) if points == top],
+        }
+
     def _load(self, record: GameRecord, state: State) -> None:
         self.changes += 1
+        self.chosen = {}
         self.record = record
         self.state = state
         self.info = game_info(record.game)
@@ -283,9 +357,7 @@ class LiveGame:
             self.last_move = changed_locations(before, self.referee.table_of(state))
         return done
 
-    def _write(
-        self, game_id: int, entries: list[tuple[int | None, EventKind, Any]]
-    ) -> list[Event]:
+    def _write(self, game_id: int, entries: list[tuple[int | None, EventKind, Any]]) -> list[Event]:
         """Rows on disk, or a refusal saying the log cannot be written (a full disk): what the
         service says in its status until a write works again."""
         try:

@@ -24,9 +24,10 @@ from typing import Any, TypeVar
 from controller.game import snapshot
 from controller.game.access import Asker
 from controller.game.live import LiveGame
+from controller.game.phrasing import Phrasebook, book_for
 from controller.game.privacy import audiences, event_for
 from controller.game.snapshot import GameSnapshot
-from controller.game.store import Event, GameRecord
+from controller.game.store import MAX_ROWS, Event, GameRecord
 from rules.core import State
 from rules.registry import GAMES, new_game
 
@@ -129,6 +130,7 @@ class GameOwner:
         self._snapshot = GameSnapshot(0, 0)
         self._status: JsonDict = {}
         self._next_tick = 0.0
+        self._books: dict[int, Phrasebook] = {}  # each game's words, by game id (the latest few)
         game.listeners.append(self._pending.append)
 
     # ---- the owner's thread
@@ -295,8 +297,21 @@ class GameOwner:
         players = int(record.options.get("players", 0)) if record is not None else 0
         viewer = self.viewers.of(record)
         name = record.game if record is not None else None
-        forms = {who: event_for(event, name, viewer, who) for who in audiences(players)}
+        book = self._book(record)
+        forms = {who: book.event(event_for(event, name, viewer, who)) for who in audiences(players)}
         return RenderedEvent(event.id, event.kind.value, players, MappingProxyType(forms))
+
+    def _book(self, record: GameRecord | None) -> Phrasebook:
+        """The words of a row's game: the open game's as they stand, else as it ended."""
+        if record is None:
+            return Phrasebook({}, ())
+        if self.game.record is not None and record.id == self.game.record.id:
+            if len(self._books) > 8:
+                self._books.clear()
+            self._books[record.id] = self.game.book
+        elif record.id not in self._books:
+            self._books[record.id] = book_for(record, self.game.log.events(record.id, 0, MAX_ROWS))
+        return self._books[record.id]
 
     def last_row(self) -> int:
         return self._row

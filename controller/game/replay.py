@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from controller.game.phrasing import book_for
 from controller.game.privacy import words
 from controller.game.snapshot import table_json
 from controller.game.store import Event, GameRecord, moves
@@ -60,6 +61,7 @@ class Replays:
             if players_move:
                 done += 1
                 text = words(type(state), state.action_view(action, actor, None))
+        book = book_for(record, events)
         moved: list[str] = []
         if referee is not None and step > 0:
             moved = sorted(changed_locations(before, referee.table_of(state)))
@@ -69,9 +71,11 @@ class Replays:
             "steps": steps,
             "step": step,
             "seat": None if actor == CHANCE else actor,
-            "text": text,
+            "who": None if actor == CHANCE else book.seat(actor),
+            "players": [p.to_json() for p in book.players],
+            "text": book.say(text),
             "scores": state.scores(),
             "table": None
             if referee is None
-            else table_json(info, state, referee, marked=[], alert=False, last_move=moved),
+            else table_json(info, state, referee, book, marked=[], alert=False, last_move=moved),
         }

@@ -8,6 +8,7 @@ states, never one the referee is trying out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -15,9 +16,12 @@ from typing import Any
 
 from controller.game.access import Asker, Role
 from controller.game.live import LiveGame
+from controller.game.phrasing import Phrasebook
+from controller.game.players import COLOURS, colour_choice
 from controller.game.privacy import audience, audiences, verdict_for
 from controller.referee.judge import Referee, VerdictKind
 from rules.core import Action, Decision, GameInfo, State, Visibility
+from rules.physical import Layout
 
 JsonDict = dict[str, Any]
 
@@ -38,6 +42,10 @@ class GameSnapshot:
     verdict_kind: str | None = None
     verdict_text: str | None = None
     store_problem: str | None = None  # why the event log cannot be written now, if it cannot
+    players_json: tuple[JsonDict, ...] = ()  # each seat's player: name, colour
+    colour_choice: bool = False  # players pick their colour (the game gives seats none)
+    finished: JsonDict | None = None  # the game that ended last, until another starts
+    book: Phrasebook = field(default_factory=lambda: Phrasebook({}, ()))
     by_audience: Mapping[Asker, JsonDict] = field(default_factory=lambda: MappingProxyType({}))
 
     def for_asker(self, who: Asker) -> JsonDict:
@@ -58,7 +66,11 @@ class GameSnapshot:
                 "players": self.players,
                 "current_player": self.current_player,
                 "scores": None if self.scores is None else list(self.scores),
+                "seats": list(self.players_json),
+                "colour_choice": self.colour_choice,
+                "colours": list(COLOURS) if self.colour_choice else [],
             },
+            "finished": self.finished,
             "verdict": None
             if self.verdict_kind is None
             else {"kind": self.verdict_kind, "text": self.verdict_text},
@@ -73,7 +85,8 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
     """A snapshot of the live game (called on the owner's thread, between commands)."""
     record, state, info = game.record, game.state, game.info
     if record is None or state is None or info is None:
-        return GameSnapshot(version, row, store_problem=game.store_problem)
+        return GameSnapshot(version, row, store_problem=game.store_problem, finished=game.finished)
+    book = game.book
     players = int(state.options.get("players", 0))
     verdict = game.verdict
     table = None
@@ -82,6 +95,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
             info,
             state,
             game.referee,
+            book,
             marked=list(verdict.locations) if verdict is not None else [],
             alert=verdict is not None and verdict.kind is VerdictKind.ALERT,
             last_move=sorted(game.last_move),
@@ -97,11 +111,20 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
         view = public if seat is None else state.view(seat)
         host = who.role is Role.HOST
         mine = verdict is not None and (seat if not host else None) == verdict.seat
+        seen = state_json(record.id, row, state, view, public)
+        seen["private_words"] = {k: book.values(v) for k, v in seen["private"].items()}
+        seen["score_parts"] = [
+            [{**part, "what": book.say(part["what"])} for part in parts]
+            for parts in seen["score_parts"]
+        ]
+        offered = choices(state, seat, host=host, asked=asked if mine else frozenset())
         by_audience[who] = {
-            "state": state_json(record.id, row, state, view, public),
+            "state": seen,
             "table": table,
-            "verdict": None if verdict_json is None else verdict_for(verdict_json, who),
-            "choices": choices(state, seat, host=host, asked=asked if mine else frozenset()),
+            "verdict": None
+            if verdict_json is None
+            else book.verdict(verdict_for(verdict_json, who)),
+            "choices": [{**c, "text": book.say(c["text"])} for c in offered],
         }
     return GameSnapshot(
         version,
@@ -114,8 +137,14 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
         tuple(state.scores()),
         state.is_over,
         None if verdict is None else verdict.kind.value,
-        None if verdict_json is None else verdict_for(verdict_json, Asker.spectator())["text"],
+        None
+        if verdict_json is None
+        else book.say(verdict_for(verdict_json, Asker.spectator())["text"]),
         game.store_problem,
+        tuple(p.to_json() for p in game.players),
+        colour_choice(info),
+        None,
+        book,
         MappingProxyType(by_audience),
     )
 
@@ -161,6 +190,7 @@ def table_json(
     info: GameInfo,
     state: State,
     referee: Referee,
+    book: Phrasebook,
     *,
     marked: list[str],
     alert: bool,
@@ -173,13 +203,21 @@ def table_json(
         "width_mm": layout.width_mm,
         "height_mm": layout.height_mm,
         "locations": [
-            {"name": loc.name, "x": loc.x_mm, "y": loc.y_mm, "w": loc.w_mm, "h": loc.h_mm}
+            {
+                "name": loc.name,
+                "place": book.place(loc.name),
+                "x": loc.x_mm,
+                "y": loc.y_mm,
+                "w": loc.w_mm,
+                "h": loc.h_mm,
+            }
             for loc in layout.locations
         ],
+        "axes": axes(layout),
         "pieces": {
             name: [
                 {
-                    "label": referee.describe_piece(p),
+                    "label": book.say(referee.describe_piece(p)),
                     "kind": p.piece.kind,
                     "identity": p.piece.identity,
                     "face": p.piece.face,
@@ -192,4 +230,38 @@ def table_json(
         "marked": marked,
         "alert": alert,
         "last_move": last_move,
+    }
+
+
+_GRID = re.compile(r"([A-Z]{1,2})(\d{1,2})")
+
+
+def axes(layout: Layout) -> JsonDict:
+    """The board's coordinates for its edges, from the rules' own square names ("C7": column C,
+    row 7): each column's name and centre x, each row's name and centre y, in mm; empty where
+    the mat's places are not named by column and row."""
+    columns: dict[str, list[float]] = {}
+    rows: dict[str, list[float]] = {}
+    box = [layout.width_mm, layout.height_mm, 0.0, 0.0]
+    for loc in layout.locations:
+        m = _GRID.fullmatch(loc.name)
+        if m is None:
+            continue
+        columns.setdefault(m.group(1), []).append(loc.x_mm)
+        rows.setdefault(m.group(2), []).append(loc.y_mm)
+        box = [
+            min(box[0], loc.x_mm - loc.w_mm / 2),
+            min(box[1], loc.y_mm - loc.h_mm / 2),
+            max(box[2], loc.x_mm + loc.w_mm / 2),
+            max(box[3], loc.y_mm + loc.h_mm / 2),
+        ]
+    aligned = all(max(xs) - min(xs) < 1 for xs in columns.values()) and all(
+        max(ys) - min(ys) < 1 for ys in rows.values()
+    )
+    if not columns or not aligned:
+        return {"columns": [], "rows": [], "box": None}
+    return {
+        "columns": [{"name": c, "x": xs[0]} for c, xs in columns.items()],
+        "rows": [{"name": r, "y": ys[0]} for r, ys in rows.items()],
+        "box": box,
     }

@@ -58,6 +58,7 @@ class EventKind(StrEnum):
     ALERT = "alert"  # a change that is no legal move
     INSTRUCTION = "instruction"  # what players must do on the table
     INPUT = "input"  # an input change: camera or sensor board lost, back, calibrated
+    PLAYER = "player"  # a seat's player named: {"name", "colour"} (the newest wins)
     END = "end"  # the game ended (its scores)
 
 
@@ -146,6 +147,18 @@ class _Queries:
                 )
                 .fetchall()
             )
+        return [_event(r) for r in rows]
+
+    def player_rows(self, game_id: int) -> list[Event]:
+        """A game's `player` rows: its players' names and colours."""
+        rows = (
+            self._db()
+            .execute(
+                "SELECT * FROM events WHERE game_id = ? AND kind = ? ORDER BY id",
+                (game_id, EventKind.PLAYER.value),
+            )
+            .fetchall()
+        )
         return [_event(r) for r in rows]
 
     def last_id(self) -> int:

@@ -128,7 +128,7 @@ class TableService:
             self.game, tick=self._tick, tick_s=settings.tick_s, status=self.status
         )
         self.pin = settings.pin or _stored_pin(settings.data_dir)
-        self.tokens = SeatTokens()
+        self.tokens = SeatTokens(settings.data_dir / "seats.json")
         self.card_folder = settings.data_dir / "cards"  # card files a host may name from a phone
         self.camera_health = InputHealth()
         self.board_health = InputHealth()

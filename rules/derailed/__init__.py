@@ -7,6 +7,7 @@ from rules.core import Action, GameInfo
 from rules.derailed import legality, physical
 from rules.derailed.bot import bot_action
 from rules.derailed.state import GAME, OPTIONS, Derailed
+from rules.derailed.words import WORDS
 from rules.physical import Layout
 
 
@@ -35,6 +36,7 @@ GAME_INFO = GameInfo(
     catalogue=physical.catalogue,
     expected_table=physical.expected_table,
     candidates=_candidates,
+    words=WORDS,
 )
 
 __all__ = ["GAME_INFO", "OPTIONS", "Derailed"]

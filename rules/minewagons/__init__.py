@@ -6,6 +6,7 @@ from rules.core import Action, GameInfo
 from rules.minewagons import legality, physical
 from rules.minewagons.bot import bot_action
 from rules.minewagons.state import GAME, OPTIONS, MineWagons
+from rules.minewagons.words import WORDS
 
 
 def _start(options: dict[str, object], seed: int) -> MineWagons:
@@ -29,6 +30,7 @@ GAME_INFO = GameInfo(
     catalogue=physical.catalogue,
     expected_table=physical.expected_table,
     candidates=_candidates,
+    words=WORDS,
 )
 
 __all__ = ["GAME_INFO", "OPTIONS", "MineWagons"]

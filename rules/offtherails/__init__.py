@@ -20,6 +20,7 @@ from rules.offtherails import physical
 from rules.offtherails.bot import bot_action
 from rules.offtherails.candidates import candidates
 from rules.offtherails.state import GAME, OPTIONS, OffTheRails, Phase
+from rules.offtherails.words import WORDS
 from rules.physical import Layout
 
 
@@ -44,6 +45,7 @@ GAME_INFO = GameInfo(
     catalogue=physical.catalogue,
     expected_table=physical.expected_table,
     candidates=candidates,
+    words=WORDS,
 )
 
 __all__ = ["GAME_INFO", "OPTIONS", "OffTheRails", "Phase"]

@@ -9,6 +9,7 @@ from rules.trickoftherails import legality, physical
 from rules.trickoftherails.actions import Play
 from rules.trickoftherails.bot import bot_action
 from rules.trickoftherails.state import GAME, OPTIONS, TrickOfTheRails
+from rules.trickoftherails.words import WORDS
 
 
 def _start(options: dict[str, object], seed: int) -> TrickOfTheRails:
@@ -46,6 +47,7 @@ GAME_INFO = GameInfo(
     expected_table=physical.expected_table,
     candidates=_candidates,
     table_while_played=_while_played,
+    words=WORDS,
 )
 
 __all__ = ["GAME_INFO", "OPTIONS", "TrickOfTheRails"]

@@ -47,7 +47,7 @@ export async function get(path) {
   catch (e) { return null; }
   if (r.status === 403 && state.seatToken && !$("pin").value) {
     const why = await detail(r);
-    if (why.includes("seat token")) forgetSeat(why);
+    if (why.includes("seat link")) forgetSeat(why);
     return null;
   }
   return r.ok ? r.json() : null;

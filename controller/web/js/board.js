@@ -27,15 +27,19 @@ function tile(g, p, look, loc) {
   const cx = loc.x, cy = loc.y;
   const owned = Boolean(look.colour);
   g.appendChild(el("rect", {x: cx - s * 0.45, y: cy - s * 0.45, width: s * 0.9, height: s * 0.9,
-                            fill: owned ? "#efe7dc" : "#a1887f", stroke: look.colour || "#a1887f",
-                            "stroke-width": owned ? 3 : 0, rx: 2}));
+                            fill: owned ? "#efe7dc" : "#a1887f", rx: 2}));
+  if (owned) {  // the owner's colour fills a corner: art is filled, marks are outlines
+    g.appendChild(el("path", {d: `M ${cx + s * 0.45} ${cy - s * 0.45} h ${-s * 0.42} L ${cx + s * 0.45} ${cy - s * 0.03} Z`,
+                              fill: look.colour}));
+  }
   for (const exit of look.exits || []) {
     const [x, y] = edge(cx, cy, s * 0.45, s * 0.45, exit, p.turn);
     g.appendChild(el("line", {x1: cx, y1: cy, x2: x, y2: y, stroke: TRACK,
                               "stroke-width": s * 0.12, "stroke-linecap": "round"}));
   }
-  if (look.letter) g.appendChild(el("text", {x: cx + s * 0.28, y: cy - s * 0.22, "text-anchor": "middle",
-                                             "font-size": s * 0.24, "font-weight": "bold"}, look.letter));
+  if (look.letter) g.appendChild(el("text", {x: cx + s * 0.32, y: cy - s * 0.24, "text-anchor": "middle",
+                                             "font-size": s * 0.2, "font-weight": "bold",
+                                             fill: look.ink || "#fff"}, look.letter));
 }
 
 function token(g, p, look, loc) {
@@ -67,9 +71,8 @@ function chasm(g, p, look, loc) {
 
 function station(g, p, look, loc) {
   g.appendChild(el("rect", {x: loc.x - loc.w * 0.45, y: loc.y - loc.h * 0.45, width: loc.w * 0.9,
-                            height: loc.h * 0.9, fill: "#fff", stroke: look.colour || "#555",
-                            "stroke-width": 4, rx: 3}));
-  g.appendChild(el("text", {x: loc.x, y: loc.y + loc.h * 0.2, "text-anchor": "middle",
+                            height: loc.h * 0.9, fill: look.colour || "#555", rx: 3}));
+  g.appendChild(el("text", {x: loc.x, y: loc.y + loc.h * 0.2, "text-anchor": "middle", fill: "#fff",
                             "font-size": loc.h * 0.55, "font-weight": "bold"}, look.letter));
 }
 
@@ -104,54 +107,125 @@ function rail(g, p, look, loc) {
   }
 }
 
+// A card: its colour as a filled band, its words large enough to read at the card's own size
+// (the first word, company or suit, across the band; the value big below it).
 function card(g, p, look, loc) {
-  g.appendChild(el("rect", {x: loc.x - loc.w * 0.45, y: loc.y - loc.h * 0.45, width: loc.w * 0.9,
-                            height: loc.h * 0.9, fill: "#fff", stroke: look.colour || PLAIN,
-                            "stroke-width": 2.5, rx: 2}));
-  (look.words || []).filter(Boolean).forEach((w, i) =>
-    g.appendChild(el("text", {x: loc.x, y: loc.y - loc.h * 0.15 + i * Math.min(9, loc.h * 0.25),
-                              "text-anchor": "middle", "font-size": Math.min(8, loc.w / 5)}, w)));
+  const w = loc.w * 0.9, h = loc.h * 0.9, left = loc.x - w / 2, top = loc.y - h / 2;
+  g.appendChild(el("rect", {x: left, y: top, width: w, height: h, fill: "#fffdf5", stroke: "#555",
+                            "stroke-width": Math.max(0.6, w * 0.02), rx: Math.min(w, h) * 0.06}));
+  const band = Math.min(h * 0.3, w * 0.55);
+  g.appendChild(el("rect", {x: left, y: top, width: w, height: band, fill: look.colour || PLAIN,
+                            rx: Math.min(w, h) * 0.06}));
+  const words = (look.words || []).filter(Boolean);
+  const fit = (text, size) => Math.min(size, (w * 0.92) / Math.max(1, text.length * 0.58));
+  if (words[0]) g.appendChild(el("text", {x: loc.x, y: top + band * 0.72, "text-anchor": "middle",
+                                          "font-weight": "bold", fill: "#fff",
+                                          "font-size": fit(words[0], band * 0.7)}, words[0]));
+  words.slice(1).forEach((word, i) =>
+    g.appendChild(el("text", {x: loc.x, y: top + band + (h - band) * (i === 0 ? 0.45 : 0.8),
+                              "text-anchor": "middle", "font-weight": i === 0 ? "bold" : "normal",
+                              "font-size": fit(word, i === 0 ? (h - band) * 0.38 : (h - band) * 0.2)}, word)));
 }
 
 const FORMS = {tile, token, chasm, station, rail, card};
 
-function drawPiece(p, look, loc) {
+export function drawPiece(p, look, loc) {
   const g = el("g", {"aria-hidden": "true"});
   const seen = lookUp(look, p);
   (FORMS[seen.form] || card)(g, p, seen, loc);
   return g;
 }
 
-// The whole mat into `svg`; with `wordsList`, the table in words too (for a screen reader).
-export function drawBoard(svg, t, look, wordsList) {
+const TAP_PX = 26;  // the least side of a square or card on screen: large enough to tap
+
+// The short name written on an empty place that is not on the board's grid: its number, else
+// its name ("trick lane space 4": 4).
+function shortName(place) {
+  const words = place.replace(/^the /, "").split(" ");
+  const last = words[words.length - 1];
+  return /\d/.test(last) ? last : place.replace(/^the /, "");
+}
+
+// The board's coordinates on every edge: column names above and below, row names either side.
+function drawAxes(svg, axes, size) {
+  if (!axes || !axes.box) return;
+  const [left, top, right, bottom] = axes.box;
+  const attrs = {class: "coord", "font-size": size, "text-anchor": "middle"};
+  for (const c of axes.columns) {
+    svg.appendChild(el("text", {...attrs, x: c.x, y: top - size * 0.35}, c.name));
+    svg.appendChild(el("text", {...attrs, x: c.x, y: bottom + size * 1.0}, c.name));
+  }
+  for (const r of axes.rows) {
+    svg.appendChild(el("text", {...attrs, x: left - size * 0.75, y: r.y + size * 0.35}, r.name));
+    svg.appendChild(el("text", {...attrs, x: right + size * 0.75, y: r.y + size * 0.35}, r.name));
+  }
+}
+
+// Labels with their counts: "red wagon ×3", not the same words three times.
+export function counted(labels) {
+  const n = new Map();
+  labels.forEach((l) => n.set(l, (n.get(l) || 0) + 1));
+  return [...n.entries()].map(([l, k]) => (k > 1 ? `${l} ×${k}` : l)).join(", ");
+}
+
+// The whole mat into `svg`; with `wordsList`, the table in words too (for a screen reader);
+// `onTap(loc, pieces)` when a place is tapped.
+export function drawBoard(svg, t, look, wordsList, onTap) {
   svg.replaceChildren();
   if (wordsList) wordsList.replaceChildren();
   if (!t) { svg.setAttribute("aria-label", "no game with a table is open"); return; }
   svg.setAttribute("viewBox", `0 0 ${t.width_mm} ${t.height_mm}`);
+  const smallest = Math.min(...t.locations.map((l) => Math.min(l.w, l.h)));
+  svg.style.minWidth = Math.round(t.width_mm * TAP_PX / smallest) + "px";  // wider: the frame scrolls
   const last = new Set(t.last_move || []);
   const marked = new Set(t.marked || []);
+  const grid = new Set(((t.axes && t.axes.columns) || []).length ? t.locations
+    .filter((l) => /^[A-Z]{1,2}\d{1,2}$/.test(l.name)).map((l) => l.name) : []);
+  const placeOf = (name) => (t.locations.find((l) => l.name === name) || {place: name}).place || name;
   for (const loc of t.locations) {
     const isMarked = marked.has(loc.name);
     const cls = "loc" + (isMarked ? (t.alert ? " alert" : " marked") : last.has(loc.name) ? " last" : "");
-    const g = el("g", {"data-name": loc.name});
+    const place = loc.place || loc.name;
+    const g = el("g", {"data-name": loc.name, "data-place": place, class: "place"});
     g.appendChild(el("rect", {class: cls, x: loc.x - loc.w / 2, y: loc.y - loc.h / 2,
                               width: loc.w, height: loc.h}));
     const pieces = t.pieces[loc.name] || [];
-    const said = pieces.map((p) => p.label).join(", ");
-    g.appendChild(el("title", {}, loc.name + ": " + (said || "empty")));
+    const said = counted(pieces.map((p) => p.label));
+    g.appendChild(el("title", {}, place + ": " + (said || "empty")));
+    if (!pieces.length && !grid.has(loc.name)) {
+      const short = shortName(place);
+      const size = Math.min(loc.h * 0.22, (loc.w * 0.9) / Math.max(2, short.length * 0.6));
+      g.appendChild(el("text", {class: "slot-name", x: loc.x, y: loc.y + size * 0.35,
+                                "text-anchor": "middle", "font-size": size}, short));
+    }
     pieces.forEach((p) => g.appendChild(drawPiece(p, look, loc)));
-    if (isMarked) g.appendChild(el("text", {class: "mark", x: loc.x - loc.w / 2 + 2, y: loc.y - loc.h / 2 + 12,
-                                            fill: t.alert ? "#b00020" : "#8a5a00"}, t.alert ? "✗" : "!"));
-    else if (last.has(loc.name)) g.appendChild(el("text", {class: "mark", x: loc.x - loc.w / 2 + 2,
-                                                          y: loc.y - loc.h / 2 + 12, fill: "#0d47a1"}, "●"));
+    const markSize = Math.min(loc.w, loc.h) * 0.34;
+    if (isMarked) g.appendChild(el("text", {class: "mark", x: loc.x - loc.w / 2 + 1, y: loc.y - loc.h / 2 + markSize,
+                                            "font-size": markSize, fill: t.alert ? "#b00020" : "#8a5a00"}, t.alert ? "✗" : "!"));
+    else if (last.has(loc.name)) g.appendChild(el("text", {class: "mark", x: loc.x - loc.w / 2 + 1,
+                                                          y: loc.y - loc.h / 2 + markSize, "font-size": markSize,
+                                                          fill: "#0d47a1"}, "●"));
+    if (onTap) g.addEventListener("click", () => onTap(loc, pieces));
     svg.appendChild(g);
     if (wordsList && (said || isMarked || last.has(loc.name))) {
       const notes = (isMarked ? (t.alert ? " (not legal)" : " (to do)") : "") + (last.has(loc.name) ? " (last move)" : "");
-      wordsList.appendChild(html("li", {}, `${loc.name}: ${said || "empty"}${notes}`));
+      wordsList.appendChild(html("li", {}, `${place}: ${said || "empty"}${notes}`));
     }
   }
+  const cell = grid.size ? Math.min(...t.locations.filter((l) => grid.has(l.name)).map((l) => Math.min(l.w, l.h))) : 0;
+  drawAxes(svg, t.axes, cell * 0.42);
   const pieces = Object.values(t.pieces).reduce((n, ps) => n + ps.length, 0);
   svg.setAttribute("aria-label", `the table: ${pieces} pieces` +
-    (last.size ? `; last move at ${[...last].join(", ")}` : "") +
-    (marked.size ? `; look at ${[...marked].join(", ")}` : "") + ". The table in words follows.");
+    (last.size ? `; last move at ${[...last].map(placeOf).join(", ")}` : "") +
+    (marked.size ? `; look at ${[...marked].map(placeOf).join(", ")}` : "") + ". The table in words follows.");
+}
+
+// One place drawn large (a close-up of a square or a card, to read it whole).
+export function drawCloseUp(svg, loc, pieces, look) {
+  svg.replaceChildren();
+  const pad = Math.max(loc.w, loc.h) * 0.05;
+  svg.setAttribute("viewBox", `${loc.x - loc.w / 2 - pad} ${loc.y - loc.h / 2 - pad} ${loc.w + 2 * pad} ${loc.h + 2 * pad}`);
+  svg.style.minWidth = "";
+  svg.appendChild(el("rect", {class: "loc", x: loc.x - loc.w / 2, y: loc.y - loc.h / 2, width: loc.w, height: loc.h}));
+  pieces.forEach((p) => svg.appendChild(drawPiece(p, look, loc)));
 }

@@ -1,8 +1,19 @@
 // The host's controls (with the table PIN): a new game with its options, end, undo, accept the
 // table, the seats' QR codes; and the camera and sensors panel: health, camera view, calibration.
 import { fetchFile, post } from "./api.js";
-import { $, html } from "./dom.js";
+import { $, html, playerName, playersOf } from "./dom.js";
 import { gameOf } from "./panels.js";
+
+// Ask before what cannot be taken back; resolves true on "yes".
+export function confirmFirst(title, words, yes) {
+  const dialog = $("confirm");
+  $("confirm-h").textContent = title;
+  $("confirm-words").textContent = words;
+  $("confirm-yes").textContent = yes;
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((done) => { dialog.onclose = () => done(dialog.returnValue === "yes"); });
+}
 
 const CAMERA_MS = 2000;  // the camera view, while shown
 const HEALTH_MS = 5000;  // the inputs' health, while the panel is open
@@ -17,14 +28,15 @@ function showOptions(state) {
   box.replaceChildren();
   if (!game) return;
   for (const o of game.options) {
-    const label = html("label", {class: "opt"}, o.name.replaceAll("_", " ") + " ");
+    const label = html("label", {class: "opt"}, (o.label || o.name) + " ");
     let input;
     if (o.choices && o.choices.every((c) => typeof c === "boolean")) {
       input = html("input", {type: "checkbox", id: "opt-" + o.name});
       input.checked = o.default;
     } else if (o.choices) {
       input = html("select", {id: "opt-" + o.name});
-      for (const c of o.choices) input.appendChild(html("option", {value: JSON.stringify(c)}, String(c)));
+      o.choices.forEach((c, i) => input.appendChild(
+        html("option", {value: JSON.stringify(c)}, (o.choices_words && o.choices_words[i]) || String(c))));
       input.value = JSON.stringify(o.default);
     } else {
       input = html("input", {id: "opt-" + o.name, value: String(o.default),
@@ -32,7 +44,7 @@ function showOptions(state) {
     }
     input.dataset.kind = typeof o.default;
     label.appendChild(input);
-    if (o.doc) label.appendChild(html("span", {class: "hint"}, " " + o.doc));
+    if (o.help) label.appendChild(html("span", {class: "hint"}, " " + o.help));
     box.appendChild(label);
   }
 }
@@ -68,8 +80,9 @@ async function showQr(state) {
     const figure = html("figure", {});
     figure.innerHTML = await r.text();
     const svg = figure.querySelector("svg");
-    if (svg) { svg.setAttribute("role", "img"); svg.setAttribute("aria-label", "QR code for seat " + seat); }
-    figure.appendChild(html("figcaption", {}, "seat " + seat + ": scan to join"));
+    const name = playerName(state, seat);
+    if (svg) { svg.setAttribute("role", "img"); svg.setAttribute("aria-label", "QR code for " + name); }
+    figure.appendChild(html("figcaption", {}, name + ": scan to join"));
     box.appendChild(figure);
   }
 }
@@ -93,7 +106,8 @@ export function drawHealth(state) {
     const ok = ["calibrated", "connected", "simulated"].includes(s[k].state);
     $(k).textContent = s[k].state;
     $(k).className = "badge " + (ok ? "ok" : (s[k].state === "none" ? "" : "bad"));
-    $(k + "-detail").textContent = s[k].detail || "";
+    const detail = s[k].detail || "";  // said once: "calibrated; 4 of 4 …" after the badge "calibrated"
+    $(k + "-detail").textContent = detail.startsWith(s[k].state) ? detail.slice(s[k].state.length).replace(/^[;:,]\s*/, "") : detail;
   }
   $("gpio").textContent = s.gpio ? `pins ${s.gpio.pins}, ${s.gpio.seat_buttons} seat buttons, ${s.gpio.seat_leds} seat lights` : "";
 }
@@ -102,9 +116,18 @@ export function drawHealth(state) {
 export function setUpHost(state, askStatus) {
   $("game").onchange = () => showOptions(state);
   $("pin").onchange = askStatus;
-  $("start").onclick = () => post("/api/games", {game: $("game").value, options: chosenOptions(state)});
-  $("end").onclick = () => post("/api/games/current/end");
-  $("undo").onclick = () => post("/api/undo", {count: 1});
+  $("start").onclick = async () => {
+    if (gameOf(state) && !(await confirmFirst("Start a new game?", "The game being played ends now, with the scores as they stand.", "Start a new game"))) return;
+    post("/api/games", {game: $("game").value, options: chosenOptions(state)});
+  };
+  $("end").onclick = async () => {
+    if (!(await confirmFirst("End this game?", "The scores as they stand become final; the game cannot be played on.", "End the game"))) return;
+    post("/api/games/current/end");
+  };
+  $("undo").onclick = async () => {
+    if (!(await confirmFirst("Take back the last move?", "The table then shows what to put back.", "Take it back"))) return;
+    post("/api/undo", {count: 1});
+  };
   $("accept").onclick = () => post("/api/table/accept");
   $("qr").onclick = () => showQr(state);
   let cameraTimer = null;
@@ -125,4 +148,21 @@ export function setUpHost(state, askStatus) {
     askStatus();
     healthTimer = setInterval(askStatus, HEALTH_MS);
   };
+}
+
+// The host names the players (each phone may name its own player too).
+export function drawNames(state) {
+  const box = $("names");
+  const players = playersOf(state);
+  const key = JSON.stringify(players.map((p) => p.name));
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren();
+  for (const p of players) {
+    const label = html("label", {class: "opt"}, `Player ${p.seat + 1} `);
+    const input = html("input", {value: p.name, maxlength: "20", "data-seat": String(p.seat)});
+    input.onchange = () => post(`/api/seats/${p.seat}/player`, {name: input.value});
+    label.appendChild(input);
+    box.appendChild(label);
+  }
 }

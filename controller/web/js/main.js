@@ -1,13 +1,14 @@
 // The phone page: the one state, fed by the live stream (rows and the asker's whole view after
 // each round) and by /api/status (who you are, the inputs' health), and one redraw per change.
 import { get, keepSeatCookie, lookOf, post } from "./api.js";
-import { drawBoard } from "./board.js";
-import { $ } from "./dom.js";
-import { drawHealth, setUpHost, showGames } from "./host.js";
+import { counted, drawBoard, drawCloseUp } from "./board.js";
+import { $, html, playersOf } from "./dom.js";
+import { drawHealth, drawNames, setUpHost, showGames } from "./host.js";
 import {
-  addEvent, drawHeader, drawMine, drawScores, drawVerdict, gameOf, hidesQuestion, setUpSound, signal,
+  addEvent, drawFinished, drawHeader, drawMine, drawScores, drawVerdict, gameOf, hidesQuestion,
+  setUpSound, signal,
 } from "./panels.js";
-import { setUpReplay } from "./replay.js";
+import { replay, setUpReplay } from "./replay.js";
 import { state } from "./state.js";
 import { connect, follow } from "./stream.js";
 
@@ -33,8 +34,59 @@ function draw() {
   if (cue && cue !== state.cue) signal();
   state.cue = cue;
   drawMat();
-  drawScores(state);
+  const g = gameOf(state);
+  drawScores(state, g ? lookFor(g.name) : null, closeUp);
   drawMine(state, act);
+  drawFinished(state);
+  drawNames(state);
+  drawJoin();
+}
+
+// ---- a place or a card seen close (tapped on the board or in a hand)
+function closeUp(loc, pieces) {
+  const g = gameOf(state);
+  const look = g ? state.looks[g.name] : null;
+  $("close-up-h").textContent = loc.place ? loc.place.charAt(0).toUpperCase() + loc.place.slice(1) : "This card";
+  drawCloseUp($("close-up-mat"), loc, pieces, look);
+  $("close-up-words").textContent = pieces.length ? counted(pieces.map((p) => p.label)) : "Nothing lies here.";
+  $("close-up").showModal();
+}
+
+// ---- a phone that came by its seat's link: who is playing here?
+let joinAsked = false;
+let colour = null;
+function drawJoin() {
+  const g = gameOf(state);
+  const me = state.role === "seat" ? playersOf(state)[state.seat] : null;
+  const ask = Boolean(state.joined && me && !joinAsked);
+  $("join").hidden = !ask;
+  if (!ask || $("join").dataset.shown) return;
+  $("join").dataset.shown = "1";
+  $("join-name").value = /^Player \d+$/.test(me.name) ? "" : me.name;
+  $("join-name").placeholder = me.name;
+  const box = $("join-colours");
+  box.replaceChildren();
+  colour = null;
+  for (const c of g.colours || []) {
+    const b = html("button", {class: "colour", role: "radio", "aria-checked": String(c === me.colour),
+                              style: `--c: var(--${c})`}, c);
+    b.onclick = () => {
+      colour = c;
+      box.querySelectorAll("button").forEach((x) => x.setAttribute("aria-checked", String(x === b)));
+    };
+    box.appendChild(b);
+  }
+  if (!(g.colours || []).length) box.appendChild(html("p", {class: "hint"}, `Your colour is your pieces': ${me.colour}.`));
+}
+
+async function join() {
+  const me = playersOf(state)[state.seat];
+  const name = $("join-name").value.trim() || (me ? me.name : "");
+  const body = colour ? {name, colour} : {name};
+  if (await post(`/api/seats/${state.seat}/player`, body)) {
+    joinAsked = true;
+    $("join").hidden = true;
+  }
 }
 
 let drawn = {table: null, look: null};  // what the mat shows, so that an unchanged one is kept
@@ -46,7 +98,7 @@ function drawMat() {
   const text = JSON.stringify(table);
   if (text === drawn.table && look === drawn.look) return;
   drawn = {table: text, look};
-  drawBoard($("mat"), table, look, $("words-list"));
+  drawBoard($("mat"), table, look, $("words-list"), closeUp);
 }
 
 // The game's look: asked once; undefined until it came.
@@ -94,7 +146,7 @@ async function askHostVerdict() {
 }
 
 function onRow(event) {
-  addEvent(event);
+  addEvent(event, state);
   if (STATUS_ROWS.has(event.kind)) askStatus();
 }
 
@@ -122,7 +174,7 @@ async function start() {
     if (!kinds) await new Promise((done) => setTimeout(done, 2000));
   }
   state.kinds = kinds;
-  if (events) events.slice(-30).forEach(addEvent);
+  if (events) events.slice(-60).forEach((e) => addEvent(e, state));
   if (events && events.length) state.lastRow = events[events.length - 1].id;
   follow({row: onRow, view: onView, lost});
 }
@@ -131,6 +183,18 @@ keepSeatCookie();
 setUpSound();
 setUpHost(state, askStatus);
 setUpReplay();
+$("join-ok").onclick = join;
+$("again").onclick = () => {
+  const f = state.view && state.view.finished;
+  if (f) post("/api/games", {game: f.game, options: f.options});
+};
+$("watch").onclick = () => {
+  const f = state.view && state.view.finished;
+  if (!f) return;
+  $("history").open = true;
+  replay(f.id, f.game, 0);
+  $("history").scrollIntoView();
+};
 askStatus();
 get("/api/games/available").then((games) => {
   state.games = games || [];

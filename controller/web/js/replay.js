@@ -6,13 +6,13 @@ import { drawBoard } from "./board.js";
 
 let shown = null;  // the replay step on screen, with the game's name: {game, ...the replay}
 
-async function replay(id, game, step) {
+export async function replay(id, game, step) {
   const [r, look] = await Promise.all([get(`/api/games/${id}/replay?step=${step}`), lookOf(game)]);
   if (!r) return;
   shown = {...r, game};
   $("replay").hidden = false;
   $("replay-title").textContent = `${r.title}, game ${r.game_id}`;
-  $("replay-where").textContent = `step ${r.step} of ${r.steps}: ` + (r.seat === null ? r.text : `seat ${r.seat}: ${r.text}`) +
+  $("replay-where").textContent = `step ${r.step} of ${r.steps}: ` + (r.seat === null ? r.text : `${r.who}: ${r.text}`) +
     ` · scores ${r.scores.join(" / ")}`;
   $("replay-step").max = r.steps;
   $("replay-step").value = r.step;
@@ -33,7 +33,7 @@ async function listGames() {
   const list = html("ul", {});
   for (const g of games.slice().sort((a, b) => b.id - a.id).slice(0, 30)) {
     const li = html("li", {}, `${g.title}, ${g.players} players, ended ${new Date(g.ended_at * 1000).toLocaleString()}: ` +
-      (g.scores || []).map((x, i) => `seat ${i} ${x}`).join(", ") + " ");
+      (g.scores || []).map((x, i) => `${(g.names || [])[i] || "Player " + (i + 1)} ${x}`).join(", ") + " ");
     const b = html("button", {}, "Replay");
     b.onclick = () => replay(g.id, g.game, 0);
     li.appendChild(b);

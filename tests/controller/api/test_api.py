@@ -166,6 +166,8 @@ def test_the_page_is_served_whole_from_the_pi(client: TestClient) -> None:
             ):
                 assert module.startswith("./"), (url, module)
                 todo.append(url.rsplit("/", 1)[0] + "/" + module[2:])
+        elif url == "/favicon.ico":
+            assert r.headers["content-type"].startswith("image/svg+xml"), url
         else:
             assert r.headers["content-type"].startswith("text/css"), url
     assert {"/static/app.css", "/static/js/main.js", "/static/js/stream.js"} <= seen
@@ -224,7 +226,16 @@ def test_the_stream_sends_the_askers_whole_view_on_connecting(client: TestClient
         while next(lines) != "event: snapshot":
             pass
         view = json.loads(next(lines).removeprefix("data: "))
-    assert set(view) == {"version", "row", "game", "state", "table", "verdict", "choices"}
+    assert set(view) == {
+        "version",
+        "row",
+        "game",
+        "finished",
+        "state",
+        "table",
+        "verdict",
+        "choices",
+    }
     assert view["game"] == client.get("/api/status").json()["game"]
     for part in ("state", "table", "verdict", "choices"):
         assert view[part] == client.get(f"/api/{part}", headers=seat0).json(), part
@@ -414,7 +425,7 @@ def test_the_referees_question_reaches_its_seat_and_the_host_only(tmp_path: Path
     for who in ({}, seat1):
         other = client.get("/api/verdict", headers=who).json()
         assert other["options"] == [] and "red-white" not in json.dumps(other)
-        assert other["text"] == other["words"] == "seat 0 is asked how the table came about"
+        assert other["text"] == other["words"] == "Player 1 is asked how the table came about"
 
 
 def _first_view(client: TestClient, headers: dict[str, str]) -> dict[str, Any]:

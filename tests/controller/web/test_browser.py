@@ -129,6 +129,7 @@ def test_the_host_undoes_a_move_from_the_page(table: str, browser: object) -> No
     page.fill("#pin", PIN)
     before = len(httpx.get(table + "/api/events?after=0").json())
     page.click("#undo")
+    page.click("#confirm-yes")  # the host is asked first
     page.wait_for_timeout(1000)
     kinds = [e["kind"] for e in httpx.get(table + "/api/events?after=0").json()]
     page.screenshot(path=str(ARTIFACTS / "phone-host.png"))
@@ -139,10 +140,10 @@ def test_a_player_joins_by_the_seat_link_and_answers(quiet_table: str, browser: 
     token = httpx.post(quiet_table + "/api/seats/0/token", headers={"X-Table-Pin": PIN}).json()
     page = _phone(browser)
     page.goto(f"{quiet_table}/?seat={token['token']}")
-    page.wait_for_function("document.querySelector('#me').textContent === 'you are seat 0'")
+    page.wait_for_function("document.querySelector('#me').textContent === 'you are Player 1'")
     page.get_by_role("button", name="choose the north side").click()
     page.wait_for_function(
-        "document.querySelector('#turn').textContent !== 'seat 0 to act'"
+        "document.querySelector('#turn').textContent !== \"Player 1's turn\""
         " || document.querySelectorAll('#mine button').length > 24"
         " || !document.querySelector('#mine').textContent.includes('choose the')"
     )
@@ -173,6 +174,7 @@ def test_the_host_starts_a_game_with_options_and_sees_the_camera(
     page.check("#opt-bumper_carts")
     before = httpx.get(table + "/api/status").json()["game"]["id"]
     page.click("#start")
+    page.click("#confirm-yes")  # a game is open: the host is asked first
     page.wait_for_timeout(1000)
     game = httpx.get(table + "/api/status").json()["game"]
     assert game["id"] != before and game["players"] == 2
@@ -230,7 +232,7 @@ def test_a_player_answers_the_referees_question_from_the_seat_page(
     spectator.goto(url + "/")
     page = _phone(browser)
     page.goto(f"{url}/?seat={token['token']}")
-    page.wait_for_function("document.querySelector('#me').textContent === 'you are seat 0'")
+    page.wait_for_function("document.querySelector('#me').textContent === 'you are Player 1'")
     page.get_by_role("button", name="choose the north side").click()  # the referee asks it
     page.wait_for_function(
         "!document.querySelector('#mine').textContent.includes('choose the')"
@@ -242,7 +244,9 @@ def test_a_player_answers_the_referees_question_from_the_seat_page(
     page.wait_for_selector("#question button", timeout=20000)
     options = page.locator("#question button").all_inner_texts()
     assert len(options) >= 2 and all("F12" in o for o in options), options
-    spectator.wait_for_function("document.querySelector('#verdict').textContent.includes('seat 0')")
+    spectator.wait_for_function(
+        "document.querySelector('#verdict').textContent.includes('Player 1')"
+    )
     assert spectator.locator("#question button").count() == 0  # the question is seat 0's alone
     page.screenshot(path=str(ARTIFACTS / "phone-seat-question.png"))
     chosen = options[1]
@@ -272,7 +276,8 @@ def test_a_seat_sees_its_own_hand_and_a_spectator_none(quiet_table: str, browser
     page.wait_for_function("!document.querySelector('#private').hidden", timeout=20000)
     hand = httpx.get(quiet_table + "/api/state", headers={"X-Seat-Token": token}).json()
     text = page.locator("#private").inner_text()
-    assert "hand" in text and all(card in text for card in hand["private"]["hand"])
+    assert "Your hand" in text and not any(card in text for card in hand["private"]["hand"])
+    assert page.locator("#private svg.card").count() == len(hand["private"]["hand"])
     page.screenshot(path=str(ARTIFACTS / "phone-seat-hand.png"), full_page=True)
     spectator = _phone(browser)
     spectator.goto(quiet_table + "/")
@@ -343,7 +348,7 @@ def test_a_phone_that_lost_its_connection_catches_up_by_itself(
     context = browser.new_context(viewport={"width": 412, "height": 915})  # type: ignore[attr-defined]
     page = context.new_page()
     page.goto(quiet_table + "/")
-    page.wait_for_function("document.querySelector('#turn').textContent === 'seat 0 to act'")
+    page.wait_for_function("document.querySelector('#turn').textContent === \"Player 1's turn\"")
     context.set_offline(True)
     page.evaluate("window.dispatchEvent(new Event('offline'))")
     page.wait_for_timeout(500)
@@ -384,7 +389,7 @@ def test_the_host_sees_a_seats_question_and_may_answer_it(
     board.stdin.write("place 0 5\n")  # a minecart on F12: the board cannot tell which one
     board.stdin.flush()
     page.wait_for_selector("#question button", timeout=20000)
-    assert "seat 0 is asked" in page.locator("#question").inner_text()
+    assert "Player 1 is asked" in page.locator("#question").inner_text()
     options = page.locator("#question button").all_inner_texts()
     assert len(options) >= 2 and all("F12" in o for o in options), options
     page.locator("#question button").first.click()

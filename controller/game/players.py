@@ -1,0 +1,113 @@
+"""Players, not seats: each seat's name and colour, kept in the event log (a `player` row)."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from controller.game.access import Refusal, Refused
+from controller.game.store import Event, EventKind
+from rules.core import GameInfo, State
+
+MAX_NAME = 20
+
+# Colours a player may pick where the game gives a seat no colour of its own. None of them is a
+# colour the page's legend uses (blue dotted: the last move, amber: to do, red: not legal).
+COLOURS: Mapping[str, str] = {
+    "teal": "#00897b",
+    "purple": "#7b1fa2",
+    "orange": "#ef6c00",
+    "pink": "#d81b60",
+    "brown": "#6d4c41",
+    "olive": "#827717",
+    "slate": "#546e7a",
+    "indigo": "#3949ab",
+}
+# A game's own piece colours, as the page draws them (the looks' palette).
+GAME_COLOURS: Mapping[str, str] = {
+    "red": "#c62828",
+    "yellow": "#f9a825",
+    "green": "#2e7d32",
+    "blue": "#1565c0",
+    "white": "#eeeeee",
+    "black": "#212121",
+}
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat's player: the name the family uses and the colour that marks them."""
+
+    seat: int
+    name: str
+    colour: str  # a colour name: the game's piece colour, else one of COLOURS
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "colour": self.colour,
+            "hex": GAME_COLOURS.get(self.colour) or COLOURS.get(self.colour, "#546e7a"),
+        }
+
+
+def default_name(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+def check_name(name: Any) -> str:
+    """A player's name: 1 to 20 printable characters, spaces trimmed; else a refusal."""
+    if not isinstance(name, str):
+        raise Refused("a name must be text", Refusal.REFUSED)
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= MAX_NAME:
+        raise Refused(f"a name is 1 to {MAX_NAME} letters", Refusal.REFUSED)
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        raise Refused("a name cannot hold control characters", Refusal.REFUSED)
+    return str(name)
+
+
+def check_colour(colour: Any) -> str:
+    if colour not in COLOURS:
+        raise Refused(f"a colour is one of {', '.join(COLOURS)}", Refusal.REFUSED)
+    return str(colour)
+
+
+def chosen(events: Iterable[Event]) -> dict[int, dict[str, str]]:
+    """What each seat chose, from a game's `player` rows (the newest wins)."""
+    out: dict[int, dict[str, str]] = {}
+    for event in events:
+        if event.kind is EventKind.PLAYER and event.seat is not None:
+            out.setdefault(event.seat, {}).update(
+                {k: str(v) for k, v in event.data.items() if k in ("name", "colour")}
+            )
+    return out
+
+
+def players(
+    info: GameInfo | None, state: State | None, count: int, choices: Mapping[int, Mapping[str, str]]
+) -> tuple[Player, ...]:
+    """Every seat's player: its chosen name (else "Player n") and the game's colour for its
+    pieces where the game has one, else its chosen colour (else one by seat)."""
+    palette = list(COLOURS)
+    out = []
+    for seat in range(count):
+        mine = choices.get(seat, {})
+        game_colour = None
+        words = info.words if info is not None else None
+        if words is not None and words.seat_colour is not None and state is not None:
+            game_colour = words.seat_colour(state, seat)
+        colour = game_colour or mine.get("colour") or palette[seat % len(palette)]
+        out.append(Player(seat, mine.get("name") or default_name(seat), colour))
+    return tuple(out)
+
+
+def colour_choice(info: GameInfo | None) -> bool:
+    """Whether players pick their colour (the game gives seats no colour of its own)."""
+    return info is None or info.words is None or info.words.seat_colour is None
+
+
+def names(players: Sequence[Player]) -> list[str]:
+    return [p.name for p in players]

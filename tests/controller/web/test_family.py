@@ -1,0 +1,223 @@
+"""The phone page as a family reads it (issue 21), in real Chromium at 390 x 844 against one
+running service on the simulated table, for each of the four games: players' names and colours,
+the board's coordinates, words from the players' side (no card code, location id, seed or file
+path, no phrase said twice), the end screen, a confirmation before ending a game, and a phone
+that stays joined across a restart. Screenshots go to .artifacts/family-*.png."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[3]
+ARTIFACTS = ROOT / ".artifacts"
+CHROMIUM = "/usr/bin/chromium"
+MAIN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
+PIN = "2468"
+HOST = {"X-Table-Pin": PIN}
+PLAYERS = {"offtherails": 2, "trickoftherails": 3, "derailed": 2, "minewagons": 2}
+NAMES = ("Ann", "Bob", "Cy")
+
+# What a family must never read on the page: the rules' ids and the service's insides.
+NEVER = {
+    "a card code": re.compile(r"\b(?:bo|co|erie|nyc|prr)-(?:\d|exchange)|\b(?:city|loco)-\w|"
+                              r"\b(?:junction|curves|double|straight|cross)-[A-Z]"),
+    "a location id": re.compile(r"\b(?:lane|seat|rail|loco)\.\w|\bstart-\d|\bdest-\d"),
+    "a seat number": re.compile(r"\bseats? \d"),
+    "a seed": re.compile(r"\bseed \d"),
+    "a file path": re.compile(r"\w/\w+\.(?:json|py|toml)\b|rules/\w|/data\b"),
+    "a doubled phrase": re.compile(r"(?i)\b([a-z][a-z ,']{7,}?)(?:[:;,] |\s+)\1\b"),
+    "a for an": re.compile(r"\ba [aeio][a-z]"),
+}  # fmt: skip
+
+
+def _port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve(data: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(
+        [sys.executable, "-c", MAIN, "serve", "--data", str(data), "--port", str(port),
+         "--host", "127.0.0.1", "--pin", PIN, "--seed", "3", *extra],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/status", timeout=1).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise AssertionError("the service did not start")
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One service with bots for every game of the module."""
+    port = _port()
+    process = _serve(tmp_path_factory.mktemp("family"), port, "--players", "2")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+        )  # fmt: skip
+        yield chromium
+        chromium.close()
+
+
+def _phone(browser: Any) -> Page:
+    page: Page = browser.new_page(viewport={"width": 390, "height": 844})
+    return page
+
+
+def _start(url: str, game: str, **options: Any) -> int:
+    body = {"game": game, "options": {"players": PLAYERS[game], **options}, "seed": 3}
+    r = httpx.post(url + "/api/games", json=body, headers=HOST, timeout=30)
+    assert r.status_code == 200, r.text
+    for seat in range(PLAYERS[game]):
+        named = httpx.post(
+            url + f"/api/seats/{seat}/player", json={"name": NAMES[seat]}, headers=HOST
+        )
+        assert named.status_code == 200, named.text
+    return int(r.json()["game_id"])
+
+
+def _everything(page: Page) -> str:
+    """All the page's words, folded parts opened."""
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    return page.inner_text("body")
+
+
+def _slips(text: str) -> dict[str, list[str]]:
+    return {
+        what: [m.group(0) for m in rx.finditer(text)]
+        for what, rx in NEVER.items()
+        if rx.search(text)
+    }
+
+
+@pytest.mark.parametrize("game", list(PLAYERS))
+def test_a_family_reads_each_game_at_a_glance(table: str, browser: Any, game: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    _start(table, game)
+    page = _phone(browser)
+    page.goto(table + "/")
+    page.wait_for_function("document.querySelectorAll('#mat .place').length > 10", timeout=20000)
+    page.wait_for_function("document.querySelector('#scores').textContent.includes('Bob')")
+    page.wait_for_timeout(6000)  # the bots play a few moves
+    page.screenshot(path=str(ARTIFACTS / f"family-{game}.png"))
+    # names and colours: each player's name with a swatch of their colour, in the scores
+    tags = page.eval_on_selector_all(
+        "#scores .who",
+        "ws => ws.map(w => [w.textContent, w.querySelector('.swatch').style.background])",
+    )
+    assert {t for t, _ in tags} >= set(NAMES[: PLAYERS[game]]), tags
+    assert all(colour for _, colour in tags)
+    # the board's coordinates: every place the words name is written on the board
+    text = _everything(page)
+    coords = set(page.eval_on_selector_all("#mat .coord", "ts => ts.map(t => t.textContent)"))
+    places = set(page.eval_on_selector_all("#mat .place", "gs => gs.map(g => g.dataset.place)"))
+    squares = set(re.findall(r"\b([A-L])(1[0-2]|[1-9])\b", text))
+    if game == "trickoftherails":
+        assert not coords
+        named = re.findall(r"trick lane space \d+|the \w+&?\w* railway, (?:left|right) \d+", text)
+        assert all(n in places for n in named), (named, places)
+        labels = page.eval_on_selector_all("#mat .slot-name", "ts => ts.map(t => t.textContent)")
+        assert "13" in labels  # the railways' spaces numbered on the board
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = false)")
+        page.locator("#mat .place[data-place='trick lane space 1']").click()  # a card seen whole
+        assert page.locator("#close-up-h").inner_text() == "Trick lane space 1"
+        assert page.locator("#close-up-mat text").count() >= 2
+        page.screenshot(path=str(ARTIFACTS / "family-trick-card.png"))
+        page.get_by_role("button", name="Close").click()
+    else:
+        assert coords and all(c in coords and r in coords for c, r in squares), (squares, coords)
+    assert _slips(text) == {}, _slips(text)
+    page.screenshot(path=str(ARTIFACTS / f"family-{game}-full.png"), full_page=True)
+    page.close()
+
+
+def test_the_host_is_asked_before_ending_a_game_and_everyone_sees_who_won(
+    table: str, browser: Any
+) -> None:
+    _start(table, "offtherails")
+    page = _phone(browser)
+    page.goto(table + "/")
+    page.locator("#host summary").click()
+    page.fill("#pin", PIN)
+    page.press("#pin", "Tab")
+    page.wait_for_function("document.querySelector('#me').textContent === 'host'")
+    page.click("#end")
+    assert page.locator("#confirm").is_visible()
+    assert "End this game?" in page.locator("#confirm").inner_text()
+    page.get_by_role("button", name="Keep playing").click()
+    page.wait_for_timeout(500)
+    assert httpx.get(table + "/api/status").json()["game"] is not None  # nothing ended
+    page.click("#end")
+    page.get_by_role("button", name="End the game").click()
+    page.wait_for_selector("#finished:not([hidden])", timeout=10000)
+    shown = page.locator("#finished").inner_text()
+    assert "wins" in shown or "share the win" in shown
+    assert "Ann" in shown and "Bob" in shown and "ended by the host" in shown
+    assert not page.locator("#again").is_hidden()  # the host may play again
+    page.screenshot(path=str(ARTIFACTS / "family-confirm-end.png"), full_page=True)
+    page.close()
+
+
+def test_a_phone_stays_joined_across_a_restart(
+    tmp_path_factory: pytest.TempPathFactory, browser: Any
+) -> None:
+    data, port = tmp_path_factory.mktemp("restart"), _port()
+    url = f"http://127.0.0.1:{port}"
+    process = _serve(data, port, "--no-bots", "--game", "trickoftherails", "--players", "3")
+    try:
+        token = httpx.post(url + "/api/seats/1/token", headers=HOST).json()["token"]
+        page = _phone(browser)
+        page.goto(f"{url}/?seat={token}")
+        page.wait_for_selector("#join:not([hidden])")
+        assert "seat=" not in page.url  # the token left the address bar
+        page.fill("#join-name", "Bob")
+        page.locator("#join-colours button", has_text="teal").click()
+        page.click("#join-ok")
+        page.wait_for_function("document.querySelector('#me').textContent === 'you are Bob'")
+        page.wait_for_function("document.querySelectorAll('#private svg.card').length > 0")
+        page.screenshot(path=str(ARTIFACTS / "family-seat.png"), full_page=True)
+        hand = page.locator("#private").inner_text()
+        assert _slips(hand) == {} and "Your hand" in hand
+        process.terminate()
+        process.wait(10)
+        process = _serve(data, port, "--no-bots")
+        page.reload()
+        page.wait_for_function("document.querySelector('#me').textContent === 'you are Bob'")
+        assert "seat=" not in page.url
+        r = httpx.post(url + "/api/seats/1/player", json={"name": "Bobby"},
+                       headers={"X-Seat-Token": token})  # fmt: skip
+        assert r.status_code == 200, r.text  # the token still acts after the restart
+        page.close()
+    finally:
+        process.terminate()
+        process.wait(10)
