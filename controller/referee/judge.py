@@ -263,6 +263,8 @@ class _Path:
         shown = {n: ps for n, ps in self.shown.items() if n not in moved}
         shown.update(laid or {})
         by_rules = by_hand or step in (_StepKind.DRAWN, _StepKind.SEEN_DRAW)
+        by_rules = by_rules or (step is _StepKind.IMPLIED and shows)  # proven by the table:
+        # what it set off (a hit minecart turned round) is the rules' own, for players to do
         run = self._run_after(step, shows, seat)
         if (
             run is not None
