@@ -663,8 +663,9 @@ class Referee:
                 off = (path.off - moved) | frozenset(
                     n for n in moved - target if after.get(n, ()) != search.base_table.get(n, ())
                 )
-                if step in _UNSEEN and len(off) > max(len(path.off), 1):
-                    return None  # unseen moves show where the table changed (or stop on the way)
+                if step in _UNSEEN and not shows and len(off) > max(len(path.off), 1):
+                    return None  # unseen moves show where the table changed (or stop on the way);
+                    # one that does show may set off more, left to the players (a second cart)
                 if step is _StepKind.BY_HAND and len(off) > 1:
                     by_hands = (path.by_hand_at - moved) | (moved & _field_values(action))
                     if len((off & by_hands) - search.covered) > 1:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rules.core import Action, ActionCodec, Decision, Visibility
 from rules.derailed.cards import Facing
@@ -77,7 +78,8 @@ class KeepHand(Action):
 
     TYPE = "keep_hand"
     WORDS = "keep the hand"
-    VISIBILITY = Visibility.INPUT
+    VISIBILITY = Visibility.IMPLIED  # nothing shows it; the next seat's card (or exchange) does
+    PROVEN_BY_NEXT_SEAT: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)

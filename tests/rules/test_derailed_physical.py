@@ -139,8 +139,15 @@ def test_a_card_turned_round_reads_three_quarter_turns() -> None:
 
 def test_what_the_table_shows_and_what_needs_a_phone() -> None:
     shown = {act.Play, act.Discard, act.LayStation}
+    proven = {act.KeepHand}  # by the next seat's move, as a turn's end (docs/rules/derailed.md)
     for cls in (*act.CHANCE_CLASSES, *act.PLAYER_CLASSES):
-        want = Visibility.TABLE if cls in shown else Visibility.INPUT
+        want = (
+            Visibility.TABLE
+            if cls in shown
+            else Visibility.IMPLIED
+            if cls in proven
+            else Visibility.INPUT
+        )
         assert cls.VISIBILITY is want, cls.TYPE
 
 

@@ -53,14 +53,18 @@ def _sensors(table: dict[str, tuple[PlacedPiece, ...]]) -> Observation:
     return fuse(LAYOUT, INFO.catalogue(), None, magnets)
 
 
+PROVEN = {("minewagons", "end_turn"), ("derailed", "keep_hand")}
+
+
 def test_only_a_turns_end_is_proven_by_the_next_seat() -> None:
-    """The game supplies the fact: the race's end_turn; no implied action of any other game (Off
-    the Rails' end of the action phase, routes and first moves are the same seat's)."""
+    """The game supplies the fact: the race's end_turn and Derailed!'s keep_hand (between rounds,
+    option exchange); no implied action of any other game (Off the Rails' end of the action
+    phase, routes and first moves are the same seat's)."""
     for name in rules.GAMES:
         state = rules.new_game(name, {}, 1)
         for cls in state.CODEC.classes.values():
             proven = cls.PROVEN_BY_NEXT_SEAT
-            assert proven == (name == "minewagons" and cls.TYPE == "end_turn"), cls
+            assert proven == ((name, cls.TYPE) in PROVEN), cls
             assert not proven or cls.VISIBILITY is Visibility.IMPLIED
 
 
