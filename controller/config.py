@@ -7,6 +7,7 @@ which run the simulated table.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import tomllib
 from collections.abc import Callable, Mapping
@@ -45,6 +46,7 @@ class Config:
     seed: int | None = None
     bots: bool = True
     gpio: GpioPins = field(default_factory=GpioPins)
+    trusted_proxies: tuple[str, ...] = ()  # whose X-Forwarded-For names the client
     path: Path | None = None  # the file it came from
 
 
@@ -102,6 +104,20 @@ def _seconds(key: str, value: Any) -> float:
     return float(value)
 
 
+def _proxies(key: str, value: Any) -> tuple[str, ...]:
+    """Addresses (or networks) of the reverse proxies whose forwarded headers are believed."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f'{key} = {value!r}: must be a list of addresses, like ["127.0.0.1"]')
+    for text in value:
+        try:
+            ipaddress.ip_network(text) if "/" in text else ipaddress.ip_address(text)
+        except ValueError:
+            raise ConfigError(
+                f"{key}: {text!r} is not an IP address or network (like 10.0.0.0/8)"
+            ) from None
+    return tuple(value)
+
+
 SCHEMA: dict[str, dict[str, Check]] = {
     "table": {
         "data_dir": _text,
@@ -121,6 +137,7 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "shutdown_button": _whole(0, 27),
         "shutdown_hold_s": _seconds,
     },
+    "web": {"trusted_proxies": _proxies},
 }
 
 
@@ -186,6 +203,7 @@ def _config(data: Mapping[str, Any], path: Path) -> Config:
             shutdown_hold_s=values.get("gpio.shutdown_hold_s", 3.0),
             pin_factory=values.get("gpio.pin_factory", "auto"),
         ),
+        trusted_proxies=values.get("web.trusted_proxies", ()),
         path=path,
     )
     try:

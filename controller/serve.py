@@ -7,11 +7,12 @@ import asyncio
 import gc
 import logging
 import sys
+from collections.abc import Sequence
 
 import uvicorn
 
 from controller.api.app import create_app
-from controller.api.http import HeadersDeadline
+from controller.api.http import server_config
 from controller.table.service import ServiceSettings, TableService
 
 
@@ -24,23 +25,18 @@ def configure_logging() -> None:
     )
 
 
-async def run_service(settings: ServiceSettings, host: str, port: int) -> None:
-    """Start the table, serve the API, run the table's loop; both end on SIGINT or SIGTERM."""
+async def run_service(
+    settings: ServiceSettings, host: str, port: int, trusted_proxies: Sequence[str] = ()
+) -> None:
+    """Start the table, serve the API, run the table's loop; both end on SIGINT or SIGTERM.
+    X-Forwarded-For is believed only from `trusted_proxies` (`[web] trusted_proxies`)."""
     service = TableService(settings)
     await asyncio.to_thread(service.start)
     gc.collect()
     gc.freeze()  # what start-up made stays: full collections then take ms, not tens of ms
     app = create_app(service)
     # Phones keep their event streams open: a stop must not wait for them to hang up.
-    config = uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        proxy_headers=False,
-        http=HeadersDeadline,
-        timeout_graceful_shutdown=3,
-    )
+    config = server_config(app, host, port, trusted_proxies, timeout_graceful_shutdown=3)
     server = uvicorn.Server(config)
     service.on_stop = lambda: setattr(server, "should_exit", True)
     shown = "localhost" if host in ("0.0.0.0", "::") else host

@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 
 from controller.api import game_routes, history_routes, host_routes, stream
 from controller.api.deps import PinGuard, Table
+from controller.api.http import BodyLimit
 from controller.api.models import PROBLEMS, STATUS
 from controller.game.access import Refused
 
@@ -53,6 +54,7 @@ def create_app(table: Table) -> FastAPI:
     )
     app.state.table = table
     app.state.pin_guard = PinGuard()
+    app.add_middleware(BodyLimit)
 
     @app.exception_handler(Refused)
     async def refused(_: Request, error: Refused) -> JSONResponse:

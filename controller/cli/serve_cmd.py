@@ -82,5 +82,5 @@ def _serve(args: argparse.Namespace) -> int:
     )
     configure_logging()
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run_service(settings, config.listen, config.port))
+        asyncio.run(run_service(settings, config.listen, config.port, config.trusted_proxies))
     return 0
