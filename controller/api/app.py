@@ -24,7 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from controller.api import game_routes, history_routes, host_routes, stream
 from controller.api.deps import PinGuard, Table
 from controller.api.http import BodyLimit
-from controller.api.models import PROBLEMS, STATUS
+from controller.api.models import MAX_DETAIL, PROBLEMS, STATUS
 from controller.game.access import Refused
 
 WEB = Path(__file__).parents[1] / "web"
@@ -44,6 +44,12 @@ class PageFiles(StaticFiles):
         return response
 
 
+def _short(detail: str) -> str:
+    """One line of at most MAX_DETAIL characters: a refusal may quote what it was sent."""
+    line = " ".join(detail.split())
+    return line if len(line) <= MAX_DETAIL else line[: MAX_DETAIL - 1] + "…"
+
+
 def create_app(table: Table) -> FastAPI:
     """The API over a running table."""
     app = FastAPI(
@@ -58,7 +64,7 @@ def create_app(table: Table) -> FastAPI:
 
     @app.exception_handler(Refused)
     async def refused(_: Request, error: Refused) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=STATUS[error.why])
+        return JSONResponse({"detail": _short(str(error))}, status_code=STATUS[error.why])
 
     @app.exception_handler(RequestValidationError)
     async def malformed(_: Request, error: RequestValidationError) -> JSONResponse:
@@ -66,7 +72,7 @@ def create_app(table: Table) -> FastAPI:
             f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}"
             for e in error.errors()
         )
-        return JSONResponse({"detail": f"malformed request: {problems}"}, status_code=422)
+        return JSONResponse({"detail": _short(f"malformed request: {problems}")}, status_code=422)
 
     @app.get("/", include_in_schema=False)
     async def page() -> HTMLResponse:
