@@ -26,6 +26,7 @@ from controller.api.deps import PinGuard, Table
 from controller.api.http import BodyLimit
 from controller.api.models import MAX_DETAIL, PROBLEMS, STATUS
 from controller.game.access import Refused
+from controller.game.store import StoreError
 
 WEB = Path(__file__).parents[1] / "web"
 PAGE = (WEB / "index.html").read_text()
@@ -65,6 +66,10 @@ def create_app(table: Table) -> FastAPI:
     @app.exception_handler(Refused)
     async def refused(_: Request, error: Refused) -> JSONResponse:
         return JSONResponse({"detail": _short(str(error))}, status_code=STATUS[error.why])
+
+    @app.exception_handler(StoreError)
+    async def unreadable(_: Request, error: StoreError) -> JSONResponse:
+        return JSONResponse({"detail": _short(str(error))}, status_code=503)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(_: Request, error: RequestValidationError) -> JSONResponse:
