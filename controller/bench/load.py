@@ -1,8 +1,9 @@
 """`railtable bench load`: the service under load and attack, its clients in another process.
 
 The service runs as `railtable serve` does (the simulated table, bots playing, the same HTTP
-server settings) in a child process, with a probe that writes, for each log row a settled table
-produced, when the last magnet changed on the virtual board before it (`row <id> <monotonic s>`).
+server settings: `controller.api.http.server_config`) in a child process, with a probe that
+writes, for each log row a settled table produced, when the last magnet changed on the virtual
+board before it (`row <id> <monotonic s>`).
 This process (never the service's) then runs, on one asyncio loop, all on loopback:
 - `phones` live streams, each from its own loopback address (127.1.x.y: the service caps streams
   per address), noting when each row arrives;
@@ -49,7 +50,6 @@ serve_probed(sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4])
 def serve_probed(data: str, port: int, stamps: str, camera: str) -> None:
     """Run the table service as `railtable serve` does, stamping rows with their magnet time."""
     from controller.game.live import LiveGame
-    from controller.serve import run_service
     from controller.table.service import ServiceSettings
     from hardware.virtual_board import VirtualBoard
 
@@ -88,7 +88,29 @@ def serve_probed(data: str, port: int, stamps: str, camera: str) -> None:
     LiveGame.observe = observing  # type: ignore[method-assign,assignment]
     LiveGame.__init__ = listened  # type: ignore[method-assign,assignment]
     settings = ServiceSettings(data_dir=Path(data), pin=PIN, players=4, seed=1, camera=camera)
-    asyncio.run(run_service(settings, "127.0.0.1", port))
+    asyncio.run(_serve(settings, port))
+
+
+async def _serve(settings: Any, port: int) -> None:
+    """What `railtable serve` runs (controller/serve.py): the table, then its HTTP server with
+    the same settings, until SIGTERM."""
+    import gc
+
+    import uvicorn
+
+    from controller.api.app import create_app
+    from controller.api.http import server_config
+    from controller.table.service import TableService
+
+    service = TableService(settings)
+    await asyncio.to_thread(service.start)
+    gc.collect()
+    gc.freeze()
+    config = server_config(create_app(service), "127.0.0.1", port, timeout_graceful_shutdown=3)
+    try:
+        await uvicorn.Server(config).serve()
+    finally:
+        await asyncio.to_thread(service.stop)
 
 
 # ---- what the clients saw
