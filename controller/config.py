@@ -7,6 +7,7 @@ which run the simulated table.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import tomllib
 from collections.abc import Callable, Mapping
@@ -55,6 +56,7 @@ class Config:
     bots: bool = True
     gpio: GpioPins = field(default_factory=GpioPins)
     venue: VenueSettings | None = None  # the venue's broker (docs/venue.md); None: none
+    trusted_proxies: tuple[str, ...] = ()  # whose X-Forwarded-For names the client
     path: Path | None = None  # the file it came from
 
 
@@ -127,6 +129,20 @@ def _venue(check: Check) -> Check:
     return checked
 
 
+def _proxies(key: str, value: Any) -> tuple[str, ...]:
+    """Addresses (or networks) of the reverse proxies whose forwarded headers are believed."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f'{key} = {value!r}: must be a list of addresses, like ["127.0.0.1"]')
+    for text in value:
+        try:
+            ipaddress.ip_network(text) if "/" in text else ipaddress.ip_address(text)
+        except ValueError:
+            raise ConfigError(
+                f"{key}: {text!r} is not an IP address or network (like 10.0.0.0/8)"
+            ) from None
+    return tuple(value)
+
+
 SCHEMA: dict[str, dict[str, Check]] = {
     "table": {
         "data_dir": _text,
@@ -155,6 +171,7 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "password": _text,
         "ca_file": _venue(check_ca_file),
     },
+    "web": {"trusted_proxies": _proxies},
 }
 
 
@@ -224,6 +241,7 @@ def _config(data: Mapping[str, Any], path: Path) -> Config:
         venue=_venue(lambda _, v: venue_settings(v, need_table=False))("[venue]", {
             k.removeprefix("venue."): v for k, v in values.items() if k.startswith("venue.")
         }),
+        trusted_proxies=values.get("web.trusted_proxies", ()),
         path=path,
     )
     try:

@@ -11,12 +11,13 @@ import io
 import logging
 import socket
 import sys
+from collections.abc import Sequence
 
 import segno
 import uvicorn
 
 from controller.api.app import create_app
-from controller.api.http import HeadersDeadline
+from controller.api.http import server_config
 from controller.table.service import ServiceSettings, TableService
 
 
@@ -75,22 +76,23 @@ def terminal_qr(address: str) -> str:
     return picture.getvalue()
 
 
-async def run_service(settings: ServiceSettings, sock: socket.socket, address: str) -> None:
+async def run_service(
+    settings: ServiceSettings,
+    sock: socket.socket,
+    address: str,
+    trusted_proxies: Sequence[str] = (),
+) -> None:
     """Start the table, serve the API on `sock`, run the table's loop; both end on SIGINT or
-    SIGTERM. `address` is the one phones open (in the seats' links)."""
+    SIGTERM. `address` is the one phones open (in the seats' links). X-Forwarded-For is
+    believed only from `trusted_proxies` (`[web] trusted_proxies`)."""
     service = TableService(settings)
     await asyncio.to_thread(service.start)
     gc.collect()
     gc.freeze()  # what start-up made stays: full collections then take ms, not tens of ms
     app = create_app(service, address)
     # Phones keep their event streams open: a stop must not wait for them to hang up.
-    config = uvicorn.Config(
-        app,
-        log_level="warning",
-        proxy_headers=False,
-        http=HeadersDeadline,
-        timeout_graceful_shutdown=3,
-    )
+    host, port = sock.getsockname()[:2]
+    config = server_config(app, host, port, trusted_proxies, timeout_graceful_shutdown=3)
     server = uvicorn.Server(config)
     service.on_stop = lambda: setattr(server, "should_exit", True)
     print(

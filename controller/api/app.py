@@ -24,8 +24,10 @@ from fastapi.staticfiles import StaticFiles
 
 from controller.api import game_routes, history_routes, host_routes, stream
 from controller.api.deps import PinGuard, Table
-from controller.api.models import PROBLEMS, STATUS
+from controller.api.http import BodyLimit
+from controller.api.models import MAX_DETAIL, PROBLEMS, STATUS
 from controller.game.access import Refused
+from controller.game.store import StoreError
 
 WEB = Path(__file__).parents[1] / "web"
 PAGE = (WEB / "index.html").read_text()
@@ -45,6 +47,12 @@ class PageFiles(StaticFiles):
         return response
 
 
+def _short(detail: str) -> str:
+    """One line of at most MAX_DETAIL characters: a refusal may quote what it was sent."""
+    line = " ".join(detail.split())
+    return line if len(line) <= MAX_DETAIL else line[: MAX_DETAIL - 1] + "…"
+
+
 def create_app(table: Table, address: str = "") -> FastAPI:
     """The API over a running table; `address` is the one phones open (the seats' links), else
     the address a request came to."""
@@ -59,10 +67,15 @@ def create_app(table: Table, address: str = "") -> FastAPI:
     app.state.table = table
     app.state.address = address
     app.state.pin_guard = PinGuard()
+    app.add_middleware(BodyLimit)
 
     @app.exception_handler(Refused)
     async def refused(_: Request, error: Refused) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=STATUS[error.why])
+        return JSONResponse({"detail": _short(str(error))}, status_code=STATUS[error.why])
+
+    @app.exception_handler(StoreError)
+    async def unreadable(_: Request, error: StoreError) -> JSONResponse:
+        return JSONResponse({"detail": _short(str(error))}, status_code=503)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(_: Request, error: RequestValidationError) -> JSONResponse:
@@ -70,7 +83,7 @@ def create_app(table: Table, address: str = "") -> FastAPI:
             f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}"
             for e in error.errors()
         )
-        return JSONResponse({"detail": f"malformed request: {problems}"}, status_code=422)
+        return JSONResponse({"detail": _short(f"malformed request: {problems}")}, status_code=422)
 
     @app.get("/", include_in_schema=False)
     async def page() -> HTMLResponse:

@@ -1,7 +1,9 @@
 """What every route depends on: the table it serves, who is asking, and the host's check.
 
 Routes declare these as `Annotated` dependencies, so a test swaps any of them with FastAPI's
-`dependency_overrides`."""
+`dependency_overrides`. They are `async` (and quick: no I/O, no waiting): FastAPI runs a plain
+`def` dependency on a worker thread, three hand-offs a request that cost a loaded Pi more than
+the work itself."""
 
 from __future__ import annotations
 
@@ -72,7 +74,7 @@ class PinGuard:
         self.failures.setdefault(address, []).append(now)
 
 
-def table(request: Request) -> Table:
+async def table(request: Request) -> Table:
     """The table this app serves."""
     served: Table = request.app.state.table
     return served
@@ -81,7 +83,7 @@ def table(request: Request) -> Table:
 TableDep = Annotated[Table, Depends(table)]
 
 
-def asker(
+async def asker(
     request: Request,
     served: TableDep,
     x_table_pin: Annotated[str | None, Header()] = None,
@@ -122,7 +124,7 @@ def asker(
 Who = Annotated[Asker, Depends(asker)]
 
 
-def host(who: Who) -> Asker:
+async def host(who: Who) -> Asker:
     """The host only: anyone else gets 403."""
     if who.role is not Role.HOST:
         raise HTTPException(403, "the host only: send the table PIN")

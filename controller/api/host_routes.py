@@ -44,7 +44,7 @@ async def start(request: StartRequest, table: TableDep, who: Host) -> dict[str, 
     options = dict(request.options)
     if "card_file" in options:
         folder: Path | None = getattr(table, "card_folder", None)
-        options["card_file"] = card_file(folder, options["card_file"])
+        options["card_file"] = await run_in_threadpool(card_file, folder, options["card_file"])
 
     def begin(game: Any) -> int | None:
         game.start(request.game, options, request.seed)

@@ -12,6 +12,8 @@ from controller.game.players import COLOURS, MAX_NAME
 MAX_ID = 2**62  # row ids and game ids fit SQLite's integers with room to spare
 COLOUR_NAMES = tuple(COLOURS)
 MAX_SEED = 2**31  # as the configuration file bounds `[game] seed`
+MAX_OPTION = 999  # a question's options are a handful
+MAX_DETAIL = 300  # characters of a refusal's detail (a value it quotes is cut short)
 
 STATUS = {
     Refusal.NOT_ALLOWED: 403,
@@ -31,14 +33,14 @@ class ActionRequest(BaseModel):
 class AnswerRequest(BaseModel):
     """The seat's pick for the referee's question: the option's number, from 0."""
 
-    option: int = Field(ge=0)
+    option: int = Field(ge=0, le=MAX_OPTION)
 
 
 class StartRequest(BaseModel):
     """A new game: its name, options (players among them) and, for a replayable test, a seed."""
 
-    game: str
-    options: dict[str, Any] = Field(default_factory=dict)
+    game: str = Field(max_length=64)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=64)
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
 
 

@@ -119,7 +119,8 @@ _VIEWS: dict[tuple[int, Asker], tuple[GameSnapshot, bytes]] = {}
 def _view(snap: GameSnapshot, who: Asker) -> bytes:
     """The asker's whole view after a round, encoded once per snapshot and audience: what
     `/api/state`, `/api/table`, `/api/verdict` and `/api/choices` answer, and the game (id, name,
-    title, players, whose turn, scores) as `/api/status` gives it."""
+    title, players, whose turn, scores) and the event log's state (`store`) as `/api/status`
+    gives them."""
     key = (id(snap), audience(who, snap.players))
     cached = _VIEWS.get(key)
     if cached is not None and cached[0] is snap:
@@ -131,6 +132,7 @@ def _view(snap: GameSnapshot, who: Asker) -> bytes:
         "row": snap.row,
         "game": snap.status()["game"],
         "finished": snap.finished,
+        "store": snap.status()["store"],  # a full disk: every phone shows it at once
         **snap.for_asker(who),
     }
     line = f"event: snapshot\ndata: {json.dumps(body)}\n\n".encode()

@@ -1,10 +1,12 @@
-"""`railtable bench crash` (pulled plugs), `bench e2e` (the service's latency), `bench stress`."""
+"""`railtable bench crash` (pulled plugs), `bench e2e` (the service's latency), `bench stress`,
+`bench load` (phones, requests and hostile clients from another process)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from controller.cli._types import Subparsers
@@ -40,6 +42,26 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     stress.add_argument("--json", action="store_true", help="print one JSON object")
     stress.set_defaults(handler=_stress)
 
+    load = benches.add_parser(
+        "load",
+        help="the service under phones, requests and hostile clients, run from another process",
+    )
+    load.add_argument("--seconds", type=_bounded(1, 600), default=60, help="how long the load")
+    load.add_argument("--phones", type=_bounded(0, 1000), default=200, help="live streams")
+    load.add_argument("--rate", type=_bounded(1, 1000), default=50, help="status requests a second")
+    load.add_argument(
+        "--hostile", type=_bounded(0, 200), default=20, help="backlog, slow-header, PIN clients"
+    )
+    load.add_argument(
+        "--after", type=_bounded(0, 600), default=60, help="seconds before memory is read again"
+    )
+    load.add_argument(
+        "--warm-up", type=_bounded(0, 120), default=10, help="seconds of bots before the clients"
+    )
+    load.add_argument("--camera", choices=["simulated", "none"], default="simulated")
+    load.add_argument("--json", action="store_true", help="print one JSON object")
+    load.set_defaults(handler=_load)
+
     table = benches.add_parser(
         "table", help="whole games on the simulated table, flat out: finished, stalls, mistakes"
     )
@@ -62,6 +84,19 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not at least 1")
     return value
+
+
+def _bounded(low: int, high: int) -> Callable[[str], int]:
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not from {low} to {high}")
+        return value
+
+    return whole
 
 
 def _positive_float(text: str) -> float:
@@ -96,6 +131,21 @@ def _stress(args: argparse.Namespace) -> int:
         for key, value in figures.items():
             print(f"{key:26} {value}")
     return 0 if report.passed else 1
+
+
+def _load(args: argparse.Namespace) -> int:
+    from controller.bench.load import run
+
+    report = run(
+        args.seconds, args.phones, args.rate, args.hostile, args.after, args.warm_up, args.camera
+    )
+    figures = report.to_json()
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            print(f"{key:28} {value}")
+    return 0
 
 
 def _table(args: argparse.Namespace) -> int:

@@ -111,5 +111,5 @@ def _serve(args: argparse.Namespace) -> int:
     address = config.address or phone_address(config.listen, config.port)
     configure_logging()
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run_service(settings, sock, address))
+        asyncio.run(run_service(settings, sock, address, config.trusted_proxies))
     return 0

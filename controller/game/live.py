@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from controller.game import players as named
 from controller.game.access import Asker, Refusal, Refused, Role
@@ -35,6 +35,9 @@ from rules.registry import game_info, new_game
 
 log = logging.getLogger("railtable")
 Listener = Callable[[Event], None]
+T = TypeVar("T")
+DISK_FULL = "event log: disk full — play is paused until space returns"
+CANNOT_WRITE = "event log: cannot be written — play is paused until it can be"
 
 
 class LiveGame:
@@ -81,7 +84,8 @@ class LiveGame:
             state = new_game(name, dict(options), seed)
         except ValueError as error:
             raise Refused(str(error), Refusal.REFUSED) from None
-        game_id, event = self.log.start_game(info.name, dict(state.options), seed)
+        options = dict(state.options)
+        game_id, event = self._stored(lambda: self.log.start_game(info.name, options, seed))
         record = self.log.game(game_id)
         assert record is not None
         lying = self.table  # what the last game left on the table, as far as it was seen
@@ -98,7 +102,8 @@ class LiveGame:
 
     def end(self, reason: str = "ended by the host") -> None:
         record, state = self._open()
-        event = self.log.end_game(record.id, state.scores(), reason)
+        scores = state.scores()
+        event = self._stored(lambda: self.log.end_game(record.id, scores, reason))
         self.finished = self.summary(reason)
         self._publish([event])
         self.record = None
@@ -357,22 +362,30 @@ class LiveGame:
             self.last_move = changed_locations(before, self.referee.table_of(state))
         return done
 
-    def _write(self, game_id: int, entries: list[tuple[int | None, EventKind, Any]]) -> list[Event]:
-        """Rows on disk, or a refusal saying the log cannot be written (a full disk): what the
-        service says in its status until a write works again."""
+    def _write(
+        self, game_id: int, entries: list[tuple[int | None, EventKind, Any]]
+    ) -> list[Event]:
+        """Rows on disk, or a refusal saying the log cannot be written (a full disk)."""
+        return self._stored(lambda: self.log.append(game_id, entries))
+
+    def _stored(self, write: Callable[[], T]) -> T:
+        """A write to the log, or a refusal (HTTP 503) saying in one line that play is paused
+        (`DISK_FULL`): what the service's status and every phone say until a write works
+        again, which the table's next look (or anyone's next action) tries by itself."""
         try:
-            events = self.log.append(game_id, entries)
+            written = write()
         except StoreError as error:
-            if self.store_problem != str(error):
-                self.store_problem = str(error)
+            problem = DISK_FULL if error.full else CANNOT_WRITE
+            if self.store_problem != problem:
+                self.store_problem = problem
                 self.changes += 1
-                log.warning("%s", error)
-            raise Refused(f"{error}; nothing was changed", Refusal.UNAVAILABLE) from None
+                log.warning("%s: %s", problem, error)
+            raise Refused(problem, Refusal.UNAVAILABLE) from None
         if self.store_problem is not None:
             self.store_problem = None
             self.changes += 1
-            log.info("the event log is written again")
-        return events
+            log.info("the event log is written again: play goes on")
+        return written
 
     def _draw_chance(self) -> None:
         """Resolve pending chance with the digital deck; each draw is logged before it counts."""

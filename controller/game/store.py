@@ -12,6 +12,7 @@ connection of their own per thread, which WAL lets read beside the writer.
 
 from __future__ import annotations
 
+import errno
 import json
 import sqlite3
 import threading
@@ -105,7 +106,18 @@ class GameRecord:
 
 
 class StoreError(RuntimeError):
-    """The event log cannot be opened or read (a corrupt file, no space, no permission)."""
+    """The event log cannot be opened or read (a corrupt file, no space, no permission);
+    `full`: because the disk (or the log's allowed size) is full."""
+
+    def __init__(self, message: str, full: bool = False) -> None:
+        super().__init__(message)
+        self.full = full
+
+
+def _is_full(error: BaseException) -> bool:
+    """SQLite's SQLITE_FULL, or the system's ENOSPC (no space left on the device)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code == sqlite3.SQLITE_FULL or getattr(error, "errno", None) == errno.ENOSPC
 
 
 class _Queries:
@@ -237,15 +249,19 @@ class EventLog(_Queries):
         try:
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as error:
-            raise StoreError(f"event log {self.path} cannot be written: {error}") from None
+            raise StoreError(
+                f"event log {self.path} cannot be written: {error}", _is_full(error)
+            ) from None
         try:
             yield db
             db.execute("COMMIT")
         except BaseException as error:
             if db.in_transaction:
                 db.execute("ROLLBACK")
-            if isinstance(error, sqlite3.Error):
-                raise StoreError(f"event log {self.path} cannot be written: {error}") from None
+            if isinstance(error, sqlite3.Error | OSError):
+                raise StoreError(
+                    f"event log {self.path} cannot be written: {error}", _is_full(error)
+                ) from None
             raise
 
     # ---- games

@@ -111,6 +111,7 @@ class RealCamera:
         self.thread.stop()
 
 
+STORE_RETRY_S = 1.0  # while the event log cannot be written, the table is judged again this often
 _SAME = object()  # the camera has no new frame yet: nothing to process, nothing lost
 
 
@@ -147,6 +148,7 @@ class TableService:
         self._stable = 0
         self._judged: Observation | None = None
         self._judged_changes = -1  # the game's change count when the table was last judged
+        self._store_retry = 0.0  # a full disk: when to try writing the table's verdict again
         self._leds: dict[Square, Color] = {}
         self._lifted: tuple[str, ...] = ()
         self._layout: Layout | None = None
@@ -370,6 +372,7 @@ class TableService:
             and self.camera_still
             and (observed != self._judged or self.game.changes != self._judged_changes)
             and self.game.state is not None
+            and (self.game.store_problem is None or now >= self._store_retry)
         ):
             # judged again when the game changed from a phone (an answer, a decision, an
             # undo): what the table showed beyond the question is read now
@@ -377,7 +380,8 @@ class TableService:
             verdict = self.game.observe(observed)
             self._judged_changes = self.game.changes
             if self.game.store_problem is not None:
-                self._judged = None  # not kept: judged again once the log can be written
+                self._judged = None  # not kept: judged again (once a second) until it is written
+                self._store_retry = now + STORE_RETRY_S
             self._show(verdict)
         if self.bots is not None and now >= self._next_bot and self._settled():
             self._next_bot = now + self.settings.bot_period_s

@@ -10,6 +10,7 @@ import {
 } from "./panels.js";
 import { replay, setUpReplay } from "./replay.js";
 import { state } from "./state.js";
+import { showStore } from "./store.js";
 import { connect, follow } from "./stream.js";
 
 const LOOK_RETRY_MS = 5000;
@@ -125,6 +126,7 @@ async function askStatus() {
   if (!s || n < statusShown) return;  // an older answer than the one shown
   statusShown = n;
   state.health = s;
+  showStore(s.store);
   state.role = s.you.role;
   state.seat = s.you.role === "seat" ? s.you.seat : null;
   askHostVerdict();
@@ -152,6 +154,7 @@ function onRow(event) {
 
 function onView(view) {
   state.view = view;
+  showStore(view.store);
   askHostVerdict();
   schedule();
 }

@@ -231,12 +231,14 @@ def test_the_stream_sends_the_askers_whole_view_on_connecting(client: TestClient
         "row",
         "game",
         "finished",
+        "store",
         "state",
         "table",
         "verdict",
         "choices",
     }
     assert view["game"] == client.get("/api/status").json()["game"]
+    assert view["store"] == client.get("/api/status").json()["store"]
     for part in ("state", "table", "verdict", "choices"):
         assert view[part] == client.get(f"/api/{part}", headers=seat0).json(), part
     assert view["choices"]  # seat 0 chooses its side: the stream reads the seat's view

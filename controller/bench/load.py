@@ -1,0 +1,459 @@
+"""`railtable bench load`: the service under load and attack, its clients in another process.
+
+The service runs as `railtable serve` does (the simulated table, bots playing, the same HTTP
+server settings: `controller.api.http.server_config`) in a child process, with a probe that
+writes, for each log row a settled table produced, when the last magnet changed on the virtual
+board before it (`row <id> <monotonic s>`).
+This process (never the service's) then runs, on one asyncio loop, all on loopback:
+- `phones` live streams, each from its own loopback address (127.1.x.y: the service caps streams
+  per address), noting when each row arrives;
+- `rate` requests a second to `/api/status`, sent on schedule whether or not earlier ones were
+  answered, each timed;
+- `hostile` clients in three kinds: backlog streams (`?after=0`, hung up after the first bytes),
+  slow headers (a header line every 2 s, never the end), and PIN guessers that rotate both their
+  source address and `X-Forwarded-For` on every guess.
+`CLOCK_MONOTONIC` is one clock for both processes, so a magnet's time and a row's arrival at a
+phone subtract. The service's resident memory and threads are read from /proc before the clients
+come, at their peak, and `after_s` after they left.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Coroutine
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+PIN = "97531"
+HOLD_S = 2.0  # a slow-headers client sends a line this often
+STARTUP_S = 60.0
+IO_TIMEOUT_S = 10.0
+
+_SERVICE = """
+import sys
+from controller.bench.load import serve_probed
+serve_probed(sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4])
+"""
+
+
+# ---- the service's process
+def serve_probed(data: str, port: int, stamps: str, camera: str) -> None:
+    """Run the table service as `railtable serve` does, stamping rows with their magnet time."""
+    from controller.game.live import LiveGame
+    from controller.table.service import ServiceSettings
+    from hardware.virtual_board import VirtualBoard
+
+    out = open(stamps, "a", buffering=1)  # noqa: SIM115 (open for the process's life)
+    probe: dict[str, float | None] = {"changed": None, "judging": None}
+
+    def stamped(method: Callable[..., float]) -> Callable[..., float]:
+        def changed(board: VirtualBoard, row: int, col: int) -> float:
+            probe["changed"] = time.monotonic()
+            return method(board, row, col)
+
+        return changed
+
+    VirtualBoard.place = stamped(VirtualBoard.place)  # type: ignore[method-assign]
+    VirtualBoard.lift = stamped(VirtualBoard.lift)  # type: ignore[method-assign]
+    observe, init = LiveGame.observe, LiveGame.__init__
+
+    def observing(game: LiveGame, observation: Any) -> Any:
+        probe["judging"] = probe["changed"]
+        try:
+            return observe(game, observation)
+        finally:
+            probe["judging"] = None
+
+    def listened(game: LiveGame, *args: Any, **kwargs: Any) -> None:
+        init(game, *args, **kwargs)
+
+        def written(event: Any) -> None:
+            at = probe["judging"]
+            if at is not None:
+                out.write(f"row {event.id} {at:.6f}\n")
+                probe["changed"] = None  # later rows of the same change are not timed again
+
+        game.listeners.append(written)
+
+    LiveGame.observe = observing  # type: ignore[method-assign,assignment]
+    LiveGame.__init__ = listened  # type: ignore[method-assign,assignment]
+    settings = ServiceSettings(data_dir=Path(data), pin=PIN, players=4, seed=1, camera=camera)
+    asyncio.run(_serve(settings, port))
+
+
+async def _serve(settings: Any, port: int) -> None:
+    """What `railtable serve` runs (controller/serve.py): the table, then its HTTP server with
+    the same settings, until SIGTERM."""
+    import gc
+
+    import uvicorn
+
+    from controller.api.app import create_app
+    from controller.api.http import server_config
+    from controller.table.service import TableService
+
+    service = TableService(settings)
+    await asyncio.to_thread(service.start)
+    gc.collect()
+    gc.freeze()
+    config = server_config(create_app(service), "127.0.0.1", port, timeout_graceful_shutdown=3)
+    try:
+        await uvicorn.Server(config).serve()
+    finally:
+        await asyncio.to_thread(service.stop)
+
+
+# ---- what the clients saw
+@dataclass
+class Seen:
+    status_ms: list[float] = field(default_factory=list)
+    status_failed: int = 0
+    arrivals: list[tuple[int, float]] = field(default_factory=list)  # (row id, monotonic s)
+    phones_connected: int = 0
+    phone_refusals: int = 0
+    guesses: int = 0
+    judged_at: list[float] = field(default_factory=list)  # guesses answered other than 429
+    backlog_streams: int = 0
+    slow_connections: int = 0
+
+
+@dataclass(frozen=True)
+class LoadReport:
+    """The figures of one run (times in ms, memory in MB)."""
+
+    seconds: float
+    phones: int
+    rate_per_s: int
+    hostile: int
+    camera: str
+    cpus: int
+    load_average_1min: float
+    status_requests: int
+    status_failed: int
+    status_p50_ms: float
+    status_p99_ms: float
+    status_max_ms: float
+    changes_timed: int
+    change_to_phone_p50_ms: float
+    change_to_phone_p99_ms: float
+    change_to_phone_max_ms: float
+    phones_connected: int
+    phone_refusals: int
+    guesses: int
+    wrong_pins_judged: int
+    wrong_pins_judged_per_min: int  # the most in any 60 s of the run
+    backlog_streams: int
+    slow_connections: int
+    rss_mb_before: float
+    rss_mb_during: float
+    rss_mb_after: float
+    threads_before: int
+    threads_during: int
+    threads_after: int
+    after_s: float
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _proc(pid: int) -> tuple[float, int]:
+    """The process's resident memory (MB) and thread count."""
+    rss, threads = 0.0, 0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            rss = int(line.split()[1]) / 1024
+        elif line.startswith("Threads:"):
+            threads = int(line.split()[1])
+    return rss, threads
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1) if ordered else 0.0
+
+
+def _address(group: int, n: int) -> str:
+    """A loopback address of its own (127.group.x.y)."""
+    return f"127.{group}.{(n // 250) % 250}.{n % 250 + 1}"
+
+
+async def _connect(port: int, source: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    return await asyncio.wait_for(
+        asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0), limit=1 << 22),
+        IO_TIMEOUT_S,
+    )
+
+
+async def _status_line(reader: asyncio.StreamReader) -> int:
+    line = await asyncio.wait_for(reader.readline(), IO_TIMEOUT_S)
+    parts = line.split()
+    return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+
+
+async def _phone(port: int, n: int, seen: Seen, stop: asyncio.Event) -> None:
+    """A spectator's phone following the live stream; it reconnects as a browser would."""
+    connected = False
+    while not stop.is_set():
+        try:
+            reader, writer = await _connect(port, _address(1, n))
+        except (OSError, TimeoutError):
+            await asyncio.sleep(1.0)
+            continue
+        try:
+            writer.write(
+                b"GET /api/stream HTTP/1.1\r\nHost: table\r\nAccept: text/event-stream\r\n\r\n"
+            )
+            if await _status_line(reader) != 200:
+                seen.phone_refusals += 1
+                await asyncio.sleep(1.0)
+                continue
+            if not connected:
+                connected = True
+                seen.phones_connected += 1
+            while not stop.is_set():
+                line = await reader.readline()
+                if not line:
+                    break
+                if line.startswith(b"id: "):
+                    seen.arrivals.append((int(line[4:]), time.monotonic()))
+        except (OSError, TimeoutError, ValueError):
+            pass
+        finally:
+            writer.close()
+
+
+async def _status(port: int, seen: Seen) -> None:
+    """One timed GET /api/status on a connection of its own."""
+    started = time.perf_counter()
+    try:
+        reader, writer = await _connect(port, "127.0.0.1")
+        try:
+            writer.write(b"GET /api/status HTTP/1.1\r\nHost: table\r\nConnection: close\r\n\r\n")
+            code = await _status_line(reader)
+            await asyncio.wait_for(reader.read(), IO_TIMEOUT_S)
+        finally:
+            writer.close()
+        if code != 200:
+            seen.status_failed += 1
+            return
+        seen.status_ms.append((time.perf_counter() - started) * 1000)
+    except (OSError, TimeoutError):
+        seen.status_failed += 1
+
+
+async def _requests(port: int, rate: int, seen: Seen, stop: asyncio.Event) -> None:
+    """`rate` status requests a second, on schedule (not waiting for earlier answers)."""
+    tasks: set[asyncio.Task[None]] = set()
+    due = time.monotonic()
+    while not stop.is_set():
+        due += 1.0 / rate
+        await asyncio.sleep(max(0.0, due - time.monotonic()))
+        task = asyncio.create_task(_status(port, seen))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+    if tasks:
+        await asyncio.wait(tasks, timeout=IO_TIMEOUT_S)
+
+
+async def _backlog(port: int, n: int, seen: Seen, stop: asyncio.Event) -> None:
+    """Open the stream from row 0, take the first bytes, hang up; again."""
+    rng = random.Random(n)
+    while not stop.is_set():
+        try:
+            reader, writer = await _connect(port, _address(2, rng.randrange(62500)))
+            writer.write(b"GET /api/stream?after=0 HTTP/1.1\r\nHost: table\r\n\r\n")
+            await asyncio.wait_for(reader.read(1), IO_TIMEOUT_S)
+            seen.backlog_streams += 1
+            writer.close()
+        except (OSError, TimeoutError):
+            await asyncio.sleep(0.1)
+
+
+async def _slow_headers(port: int, n: int, seen: Seen, stop: asyncio.Event) -> None:
+    """A request whose headers never end: a line every HOLD_S until the service hangs up."""
+    rng = random.Random(n)
+    while not stop.is_set():
+        try:
+            reader, writer = await _connect(port, _address(3, rng.randrange(62500)))
+            seen.slow_connections += 1
+            writer.write(b"GET /api/status HTTP/1.1\r\n")
+            while not stop.is_set():
+                writer.write(b"X-Slow: a\r\n")
+                await writer.drain()
+                with contextlib.suppress(TimeoutError):
+                    if not await asyncio.wait_for(reader.read(100), HOLD_S):
+                        break  # the service hung up
+            writer.close()
+        except (OSError, TimeoutError):
+            await asyncio.sleep(0.1)
+
+
+async def _guesser(port: int, n: int, seen: Seen, stop: asyncio.Event) -> None:
+    """Wrong PINs as fast as answers come, each from a new address naming another forwarded one."""
+    rng = random.Random(n)
+    while not stop.is_set():
+        pin = f"{rng.randrange(10**6):06d}"
+        forwarded = f"{rng.randrange(1, 224)}.{rng.randrange(256)}.{rng.randrange(256)}.1"
+        try:
+            reader, writer = await _connect(port, _address(4, rng.randrange(62500)))
+            try:
+                writer.write(
+                    f"GET /api/status HTTP/1.1\r\nHost: table\r\nX-Table-Pin: {pin}\r\n"
+                    f"X-Forwarded-For: {forwarded}\r\nConnection: close\r\n\r\n".encode()
+                )
+                code = await _status_line(reader)
+                await asyncio.wait_for(reader.read(), IO_TIMEOUT_S)
+            finally:
+                writer.close()
+            seen.guesses += 1
+            if code != 429:
+                seen.judged_at.append(time.monotonic())
+        except (OSError, TimeoutError):
+            await asyncio.sleep(0.1)
+
+
+async def _clients(
+    port: int, phones: int, rate: int, hostile: int, seconds: float, pid: int
+) -> tuple[Seen, tuple[float, int]]:
+    seen = Seen()
+    stop = asyncio.Event()
+    kinds: list[Callable[[int, int, Seen, asyncio.Event], Coroutine[Any, Any, None]]] = [
+        _backlog,
+        _slow_headers,
+        _guesser,
+    ]
+    tasks = [asyncio.create_task(_phone(port, n, seen, stop)) for n in range(phones)]
+    tasks.append(asyncio.create_task(_requests(port, rate, seen, stop)))
+    tasks += [asyncio.create_task(kinds[n % 3](port, n, seen, stop)) for n in range(hostile)]
+    peak = (0.0, 0)
+    ends = time.monotonic() + seconds
+    while time.monotonic() < ends:
+        await asyncio.sleep(min(1.0, max(0.0, ends - time.monotonic())))
+        rss, threads = _proc(pid)
+        peak = (max(peak[0], rss), max(peak[1], threads))
+    stop.set()
+    await asyncio.sleep(0.5)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return seen, peak
+
+
+def _changes(stamps: Path, arrivals: list[tuple[int, float]]) -> list[float]:
+    """Each timed row's arrival at each phone, in ms after its magnet changed."""
+    changed: dict[int, float] = {}
+    for line in stamps.read_text().splitlines():
+        _, row, at = line.split()
+        changed[int(row)] = float(at)
+    return [(t - changed[row]) * 1000 for row, t in arrivals if row in changed]
+
+
+def _most_in_a_minute(times: list[float]) -> int:
+    """The most events within any 60 s (all of them, in a shorter run)."""
+    ordered, most, first = sorted(times), 0, 0
+    for last, at in enumerate(ordered):
+        while at - ordered[first] >= 60.0:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_up(port: int, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + STARTUP_S
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                s.sendall(b"GET /api/status HTTP/1.1\r\nHost: table\r\nConnection: close\r\n\r\n")
+                if s.recv(12).startswith(b"HTTP/1.1 200"):
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("the table service did not start (bench load)")
+
+
+def run(
+    seconds: float = 60.0,
+    phones: int = 200,
+    rate: int = 50,
+    hostile: int = 20,
+    after_s: float = 60.0,
+    warm_up_s: float = 10.0,
+    camera: str = "simulated",
+) -> LoadReport:
+    """Start the service, load it for `seconds`, wait `after_s`; the figures."""
+    with tempfile.TemporaryDirectory(prefix="railtable-load-") as folder:
+        stamps = Path(folder) / "stamps"
+        stamps.touch()
+        port = _free_port()
+        process = subprocess.Popen(
+            [sys.executable, "-c", _SERVICE, folder, str(port), str(stamps), camera],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            _wait_up(port, process)
+            time.sleep(warm_up_s)  # the bots play a while: memory settles
+            before = _proc(process.pid)
+            seen, during = asyncio.run(_clients(port, phones, rate, hostile, seconds, process.pid))
+            time.sleep(after_s)
+            after = _proc(process.pid)
+        finally:
+            process.terminate()
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        changes = _changes(stamps, seen.arrivals)
+    return LoadReport(
+        seconds=seconds,
+        phones=phones,
+        rate_per_s=rate,
+        hostile=hostile,
+        camera=camera,
+        cpus=os.cpu_count() or 0,
+        load_average_1min=round(os.getloadavg()[0], 2),
+        status_requests=len(seen.status_ms) + seen.status_failed,
+        status_failed=seen.status_failed,
+        status_p50_ms=_quantile(seen.status_ms, 0.5),
+        status_p99_ms=_quantile(seen.status_ms, 0.99),
+        status_max_ms=round(max(seen.status_ms, default=0.0), 1),
+        changes_timed=len(changes),
+        change_to_phone_p50_ms=_quantile(changes, 0.5),
+        change_to_phone_p99_ms=_quantile(changes, 0.99),
+        change_to_phone_max_ms=round(max(changes, default=0.0), 1),
+        phones_connected=seen.phones_connected,
+        phone_refusals=seen.phone_refusals,
+        guesses=seen.guesses,
+        wrong_pins_judged=len(seen.judged_at),
+        wrong_pins_judged_per_min=_most_in_a_minute(seen.judged_at),
+        backlog_streams=seen.backlog_streams,
+        slow_connections=seen.slow_connections,
+        rss_mb_before=round(before[0], 1),
+        rss_mb_during=round(max(during[0], before[0]), 1),
+        rss_mb_after=round(after[0], 1),
+        threads_before=before[1],
+        threads_during=max(during[1], before[1]),
+        threads_after=after[1],
+        after_s=after_s,
+    )
+
+
+if __name__ == "__main__":
+    print(json.dumps(run(seconds=10, phones=20, rate=10, hostile=6, after_s=2).to_json()))

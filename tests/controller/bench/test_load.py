@@ -1,0 +1,43 @@
+"""`railtable bench load`, a few seconds of it: the service in its own process answers the status,
+its phones' streams bring the rows a magnet change made, the PIN guessers are held to the table's
+limit whatever addresses they come from, and the figures come out as JSON keys."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from controller.bench.load import run
+
+MAIN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+def test_a_short_load_gives_every_figure() -> None:
+    report = run(seconds=6, phones=12, rate=10, hostile=6, after_s=1, warm_up_s=2, camera="none")
+    figures = report.to_json()
+    assert report.status_requests >= 40 and report.status_failed == 0, figures
+    assert 0 < report.status_p50_ms <= report.status_p99_ms <= report.status_max_ms, figures
+    assert report.phones_connected == 12 and report.phone_refusals == 0, figures
+    assert report.guesses > 10 and report.wrong_pins_judged_per_min <= 10, figures
+    assert report.backlog_streams > 0 and report.slow_connections > 0, figures
+    assert report.rss_mb_before > 0 and report.threads_before > 0, figures
+
+
+def test_the_command_prints_one_json_object_and_checks_its_flags() -> None:
+    bad = subprocess.run(
+        [sys.executable, "-c", MAIN, "bench", "load", "--phones", "5000"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert bad.returncode == 2 and "5000 is not from 0 to 1000" in bad.stderr
+    done = subprocess.run(
+        [sys.executable, "-c", MAIN, "bench", "load", "--json", "--seconds", "3", "--phones", "4",
+         "--rate", "5", "--hostile", "3", "--after", "0", "--warm-up", "1", "--camera", "none"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    for key in ("status_p50_ms", "status_p99_ms", "status_max_ms", "change_to_phone_p99_ms",
+                "wrong_pins_judged_per_min", "rss_mb_before", "rss_mb_during", "rss_mb_after",
+                "threads_before", "threads_during", "threads_after"):  # fmt: skip
+        assert key in figures, key
