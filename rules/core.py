@@ -455,7 +455,7 @@ class State(ABC):
     @final
     def is_legal(self, action: Action) -> bool:
         """Whether `action` may be applied now (see `why_not`)."""
-        return self._refusal(action) is None
+        return self._refusal(action, self.current_player) is None
 
     @final
     def explain_illegal(self, action: Action) -> IllegalAction:
@@ -463,15 +463,14 @@ class State(ABC):
 
         Raises ValueError if the action is legal now: there is nothing to explain.
         """
-        why = self._refusal(action)
+        why = self._refusal(action, self.current_player)
         if why is None:
             raise ValueError(f"{action.describe()} is legal now")
         return why.error(action)
 
     @final
-    def _refusal(self, action: Action) -> Why | None:
-        """The shared checks, then the game's `why_not`."""
-        player = self.current_player
+    def _refusal(self, action: Action, player: int | None) -> Why | None:
+        """The shared checks, then the game's `why_not`; `player` is `current_player`."""
         if player is None:
             return Why("the game is over")
         if (player == CHANCE) != action.CHANCE_OUTCOME:
@@ -483,10 +482,10 @@ class State(ABC):
     def apply(self, action: Mapping[str, Any] | Action) -> None:
         """Apply a player action or chance outcome (a value or its JSON); atomic."""
         act = self.parse_action(action)
-        why = self._refusal(act)
+        actor = self.current_player
+        why = self._refusal(act, actor)
         if why is not None:
             raise why.error(act)
-        actor = self.current_player
         assert actor is not None  # the game is not over: `_refusal` checked it
         snap = self._snapshot()
         try:
