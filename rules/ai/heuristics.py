@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from rules.ai.hooks import Heuristic
+from rules.derailed import heuristic as derailed
+from rules.minewagons import heuristic as minewagons
+from rules.offtherails import heuristic as offtherails
 
-HEURISTICS: dict[str, Heuristic] = {}
+HEURISTICS: dict[str, Heuristic] = {
+    "derailed": derailed.HEURISTIC,
+    "minewagons": minewagons.HEURISTIC,
+    "offtherails": offtherails.HEURISTIC,
+}
 """By game name; a game not named here is searched with the defaults (uniform, to the end)."""
 
 

@@ -122,6 +122,7 @@ def search(
         raise ValueError(f"seat {seat} has no legal action")
     heuristic = heuristic or Heuristic()
     policy = heuristic.playout or _uniform
+    expand = heuristic.expand or policy
     evaluate: Callable[[State], Sequence[float]] = heuristic.evaluate or (
         lambda s: standing(s.scores())
     )
@@ -139,7 +140,7 @@ def search(
         if deadline is not None and iterations and time.perf_counter() >= deadline:
             break
         world = state.determinise(seat, rng)
-        path = _descend(root, world, rng, policy, settings)
+        path = _descend(root, world, rng, expand, settings)
         steps += _play_out(world, rng, policy, cutoff)
         rewards = standing(world.scores()) if world.is_over else evaluate(world)
         for node in path:
@@ -163,10 +164,11 @@ def _descend(
     root: _Node,
     world: State,
     rng: random.Random,
-    policy: Callable[[State, random.Random], Action],
+    expand: Callable[[State, random.Random], Action],
     settings: Settings,
 ) -> list[_Node]:
-    """Select and expand in `world`, advancing it; the nodes passed, root first."""
+    """Select and expand in `world`, advancing it; the nodes passed, root first. `expand`
+    proposes a new node's action."""
     node = root
     path = [root]
     while True:
@@ -190,7 +192,7 @@ def _descend(
             child.available += 1
         allowed = max(1, int(settings.widen * math.sqrt(node.visits + 1)))
         if len(known) < len(legal) and (len(known) < allowed or not known):
-            action = _new_action(world, legal, node, rng, policy)
+            action = _new_action(world, legal, node, rng, expand)
             child = node.children[action] = _Node(player, action, available=1)
             world.advance(action)
             path.append(child)
