@@ -137,8 +137,10 @@ def search(
     while True:
         if budget.iterations is not None and iterations >= budget.iterations:
             break
-        if deadline is not None and iterations and time.perf_counter() >= deadline:
-            break
+        if deadline is not None and iterations:
+            now = time.perf_counter()  # stop where one more iteration, on average, would end late
+            if now + (now - start) / iterations >= deadline:
+                break
         world = state.determinise(seat, rng)
         path = _descend(root, world, rng, expand, settings)
         steps += _play_out(world, rng, policy, cutoff)
