@@ -307,6 +307,9 @@ def resolve_options(spec: Sequence[Option], given: Mapping[str, Any] | None) -> 
 # --------------------------------------------------------------------------------------------
 # State
 
+_NO_SNAPSHOT: Final = object()
+"""The undo record of a step taken by `State.advance`: there is nothing to restore."""
+
 
 class State(ABC):
     """A game in progress. Subclasses implement the `_hooks`; the public methods are shared.
@@ -431,6 +434,39 @@ class State(ABC):
         """The game's conservation laws that do not hold now (empty when all is well)."""
         return []
 
+    def determinise(self, seat: int, rng: random.Random) -> Self:
+        """A copy to search from (see `fork`) in which everything `seat` cannot see is drawn
+        afresh at random, consistent with everything it has seen: the other hands, a split it
+        may not look at. What `seat` sees is kept; chance still to come stays chance.
+
+        The copy must depend only on what `seat` may see and on `rng`: two states that differ
+        only in what `seat` cannot see give the same copy for the same `rng` (the computer
+        player never peeks; its tests check it). By default nothing is hidden: a fork.
+        """
+        return self.fork()
+
+    # ---- for the search (rules.ai): cheap copies, steps without checks or undo
+    def fork(self) -> Self:
+        """An independent copy without undo history, as cheap as one undo snapshot (no JSON)."""
+        twin = copy.copy(self)
+        twin.options = self.options  # never changed after the start: shared
+        twin._undo = []
+        twin._actors = []
+        twin._restore(self._snapshot())
+        return twin
+
+    def advance(self, action: Action) -> None:
+        """Take an action from `legal_actions()` or `chance_outcomes()` of this very state, for
+        good: no parsing, no legality check, no snapshot; `undo` cannot take it back.
+
+        The search's playouts on a fork use it; a table never does (use `apply`). If `_apply`
+        raises, the state is left half-changed: throw the fork away.
+        """
+        actor = self.current_player
+        self._apply(action)
+        self._undo.append((action, _NO_SNAPSHOT))
+        self._actors.append(CHANCE if actor is None else actor)
+
     # ---- shared behaviour
     @property
     def is_over(self) -> bool:
@@ -455,7 +491,7 @@ class State(ABC):
     @final
     def is_legal(self, action: Action) -> bool:
         """Whether `action` may be applied now (see `why_not`)."""
-        return self._refusal(action) is None
+        return self._refusal(action, self.current_player) is None
 
     @final
     def explain_illegal(self, action: Action) -> IllegalAction:
@@ -463,15 +499,14 @@ class State(ABC):
 
         Raises ValueError if the action is legal now: there is nothing to explain.
         """
-        why = self._refusal(action)
+        why = self._refusal(action, self.current_player)
         if why is None:
             raise ValueError(f"{action.describe()} is legal now")
         return why.error(action)
 
     @final
-    def _refusal(self, action: Action) -> Why | None:
-        """The shared checks, then the game's `why_not`."""
-        player = self.current_player
+    def _refusal(self, action: Action, player: int | None) -> Why | None:
+        """The shared checks, then the game's `why_not`; `player` is `current_player`."""
         if player is None:
             return Why("the game is over")
         if (player == CHANCE) != action.CHANCE_OUTCOME:
@@ -483,10 +518,10 @@ class State(ABC):
     def apply(self, action: Mapping[str, Any] | Action) -> None:
         """Apply a player action or chance outcome (a value or its JSON); atomic."""
         act = self.parse_action(action)
-        why = self._refusal(act)
+        actor = self.current_player
+        why = self._refusal(act, actor)
         if why is not None:
             raise why.error(act)
-        actor = self.current_player
         assert actor is not None  # the game is not over: `_refusal` checked it
         snap = self._snapshot()
         try:
@@ -501,7 +536,10 @@ class State(ABC):
         """Take back the last applied action; returns it. Raises IndexError if there is none."""
         if not self._undo:
             raise IndexError("nothing to undo")
-        act, snap = self._undo.pop()
+        act, snap = self._undo[-1]
+        if snap is _NO_SNAPSHOT:
+            raise RuntimeError(f"{act.describe()} was taken by advance(): it cannot be undone")
+        self._undo.pop()
         self._actors.pop()
         self._restore(snap)
         return act

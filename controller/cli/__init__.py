@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from controller.cli import (
+    ai_cmd,
     bench_cmd,
     board_cmd,
     doctor_cmd,
@@ -21,8 +22,16 @@ from controller.game.store import StoreError
 
 # Each module adds its own sub-commands and `bench` targets; none of them touches another's.
 _AREAS = (
-    rules_cmd, board_cmd, vision_cmd, serve_cmd, referee_cmd, bench_cmd, doctor_cmd, venue_cmd,
-)  # fmt: skip
+    rules_cmd,
+    ai_cmd,
+    board_cmd,
+    vision_cmd,
+    serve_cmd,
+    referee_cmd,
+    bench_cmd,
+    doctor_cmd,
+    venue_cmd,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

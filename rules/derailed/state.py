@@ -25,6 +25,7 @@ from rules.derailed.data import (
     RoundEnd,
     Rules,
 )
+from rules.hidden import deal
 
 GAME = "derailed"
 
@@ -173,6 +174,32 @@ class Derailed(State):
             if self.rules.cards.index[drawn.card] in d.hands[seat]:
                 return self._redrawn(i, drawn, rng)
         return None
+
+    def determinise(self, seat: int, rng: random.Random) -> Self:
+        """The other hands dealt afresh from the cards `seat` has not seen (the rail deck and
+        those hands), each hand its size, the rest back in the deck. Table mode: a fork (the
+        engine knows no hand). What a discard says of a hand (nothing in it could be placed)
+        is not used: the deal is less informed than the seat, never more."""
+        twin = self.fork()
+        d = twin.d
+        if self.rules.hands is Hands.TABLE or not 0 <= seat < self.rules.players:
+            return twin
+        others = [s for s in range(self.rules.players) if s != seat]
+        pool = [design for design, n in enumerate(d.deck) for _ in range(n)]
+        for s in others:
+            pool.extend(d.hands[s])
+        pool.sort()
+        sizes = [len(d.hands[s]) for s in others]
+        dealt = deal(pool, [*sizes, len(pool) - sum(sizes)], rng)
+        hands = list(d.hands)
+        for s, hand in zip(others, dealt, strict=False):
+            hands[s] = tuple(sorted(hand))
+        deck = [0] * len(d.deck)
+        for design in dealt[-1]:
+            deck[design] += 1
+        d.hands = tuple(hands)
+        d.deck = tuple(deck)
+        return twin
 
     def _redrawn(self, i: int, drawn: Draw, rng: random.Random) -> Self | None:
         before = self._undo[i][1]

@@ -6,11 +6,21 @@ engine serves a digital deck (a seeded draw) and a physical one (a card observed
 
 from __future__ import annotations
 
+import functools
+
 from rules.core import Action
 from rules.offtherails import actions
-from rules.offtherails.components import COLOURS, SIDES, Gem
+from rules.offtherails.components import COLOURS, GEM_BY_INDEX, SIDES, Colour
 from rules.offtherails.missions import MISSIONS
 from rules.offtherails.tabletop import Phase, Tabletop, die_numbers, unseen
+
+_DRAW_GEM = tuple(actions.DrawGem(gem) for gem in GEM_BY_INDEX)  # by `Gem.order`
+
+
+@functools.cache
+def _reveal(colour: Colour, number: int) -> actions.RevealDeposit:
+    """A deposit card turned up, made once (actions are frozen values)."""
+    return actions.RevealDeposit(colour, number)
 
 
 def chance_outcomes(tabletop: Tabletop) -> list[tuple[Action, float]]:
@@ -18,7 +28,7 @@ def chance_outcomes(tabletop: Tabletop) -> list[tuple[Action, float]]:
     if tabletop.gem_queue:
         bag = tabletop.bag
         total = sum(bag)
-        return [(actions.DrawGem(gem), bag[gem.order] / total) for gem in Gem if bag[gem.order]]
+        return [(_DRAW_GEM[i], bag[i] / total) for i in range(5) if bag[i]]
     match tabletop.phase:
         case Phase.ASSIGN_SIDE:
             free = [side for side in SIDES if side not in tabletop.sides]
@@ -29,7 +39,7 @@ def chance_outcomes(tabletop: Tabletop) -> list[tuple[Action, float]]:
         case Phase.STARTING_DEPOSITS | Phase.CHASM_REVEAL:
             colour = tabletop.reveal_queue[0]
             numbers = unseen(tabletop, colour)
-            return [(actions.RevealDeposit(colour, k), 1 / len(numbers)) for k in numbers]
+            return [(_reveal(colour, k), 1 / len(numbers)) for k in numbers]
         case Phase.DEPOSIT:
             return _solo_deck(tabletop) if tabletop.solo else _deposit_deck(tabletop)
         case Phase.CHASM_DRAW:
@@ -54,7 +64,7 @@ def _solo_deck(tabletop: Tabletop) -> list[tuple[Action, float]]:
     chasm = 0 if tabletop.solo_chasm_card_out else 1
     total = len(cards) + chasm
     out: list[tuple[Action, float]] = [(actions.RevealChasmCard(), 1 / total)] if chasm else []
-    return out + [(actions.RevealDeposit(colour, k), 1 / total) for colour, k in cards]
+    return out + [(_reveal(colour, k), 1 / total) for colour, k in cards]
 
 
 def _deposit_deck(tabletop: Tabletop) -> list[tuple[Action, float]]:
@@ -77,5 +87,5 @@ def _deposit_deck(tabletop: Tabletop) -> list[tuple[Action, float]]:
         for colour in colours:
             numbers = unseen(tabletop, colour)
             p = (1 - p_chasm) / len(colours) / len(numbers)
-            out.extend((actions.RevealDeposit(colour, k), p) for k in numbers)
+            out.extend((_reveal(colour, k), p) for k in numbers)
     return out

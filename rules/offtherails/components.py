@@ -31,6 +31,7 @@ class Direction(IntEnum):
 ALL_DIRECTIONS = (Direction.N, Direction.E, Direction.S, Direction.W)
 
 
+@functools.cache
 def exits_mask(text: str) -> int:
     """'NES' -> bit mask. Raises ValueError on a letter that is not N, E, S or W."""
     mask = 0
@@ -41,11 +42,13 @@ def exits_mask(text: str) -> int:
     return mask
 
 
+@functools.cache
 def exits_text(mask: int) -> str:
     """Bit mask -> 'NES' in N, E, S, W order."""
     return "".join(d.name for d in ALL_DIRECTIONS if mask & d.bit)
 
 
+@functools.cache
 def mask_directions(mask: int) -> tuple[Direction, ...]:
     return tuple(d for d in ALL_DIRECTIONS if mask & d.bit)
 
@@ -65,6 +68,7 @@ class Shape(StrEnum):
     CROSS = "cross"
 
 
+@functools.cache
 def shape_of(mask: int) -> Shape:
     n = bin(mask).count("1")
     if n == 2:

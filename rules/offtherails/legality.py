@@ -9,6 +9,7 @@ against each other over many candidate actions).
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -39,7 +40,6 @@ from rules.offtherails.tabletop import (
     Pending,
     Phase,
     Tabletop,
-    Tile,
     cart_squares,
     chasm_beyond,
     chasm_targets,
@@ -77,8 +77,7 @@ def legal_actions(tabletop: Tabletop) -> list[Action]:
             return list(_choose_side_actions(tabletop))
         case Phase.ACTIONS:
             return [
-                *_place_tile_actions(tabletop),
-                *_upgrade_actions(tabletop),
+                *_tile_actions(tabletop),
                 *_set_speed_actions(tabletop),
                 *_place_cart_actions(tabletop),
                 actions.EndActions(),
@@ -110,8 +109,12 @@ def why_not(tabletop: Tabletop, action: Action) -> Why | None:
     return None if broken is None else Why(broken)
 
 
+@functools.lru_cache(maxsize=4096)
 def normalise(action: Action) -> Action:
-    """Squares upper-case, carts lower-case, exits in N, E, S, W order, a pile in gem order."""
+    """Squares upper-case, carts lower-case, exits in N, E, S, W order, a pile in gem order.
+
+    Cached: actions are frozen values, and the search normalises the same few again and again.
+    """
     try:
         match action:
             case actions.PlaceTile(square=square, exits=exits):
@@ -158,19 +161,61 @@ def _placements(board: Board) -> tuple[tuple[tuple[actions.PlaceTile, ...], ...]
     return tuple(out)
 
 
-def _place_tile_actions(tabletop: Tabletop) -> list[Action]:
-    placements = _placements(tabletop.board)
-    straight_left = tabletop.tile_supply[TileKind.STRAIGHT_T] > 0
-    corner_left = tabletop.tile_supply[TileKind.CORNER_T] > 0
-    out: list[Action] = []
-    for square in tabletop.board.placeable:
-        if tabletop.tiles[square] is None and tabletop.chasm[square] is None:
-            straights, corners = placements[square]
-            if straight_left:
-                out.extend(straights)
-            if corner_left:
-                out.extend(corners)
-    return out
+def _tile_actions(tabletop: Tabletop) -> list[Action]:
+    """The PlaceTile actions, then the Upgrade ones: one pass over the squares for both."""
+    supply = tabletop.tile_supply
+    straight_left = supply[TileKind.STRAIGHT_T] > 0
+    corner_left = supply[TileKind.CORNER_T] > 0
+    cross_left = supply[TileKind.T_CROSS] > 0
+    which = 2 if straight_left and corner_left else 0 if straight_left else 1
+    tiles, chasm = tabletop.tiles, tabletop.chasm
+    taken = occupied(tabletop)
+    placed: list[Action] = []
+    upgraded: list[Action] = []
+    rows, squares_of = _tile_table(tabletop.board)
+    for (square, placings, upgrades), tile, gap in zip(
+        rows, squares_of(tiles), squares_of(chasm), strict=True
+    ):
+        if tile is None:
+            if gap is None and (straight_left or corner_left):
+                placed += placings[which]
+        elif square not in taken:
+            mask = tile.mask
+            if cross_left or mask not in T_MASKS:
+                upgraded += upgrades.get(mask, ())
+    return placed + upgraded
+
+
+_TileRow = tuple[
+    int,
+    tuple[tuple[actions.PlaceTile, ...], ...],
+    dict[int, tuple[actions.Upgrade, ...]],
+]
+
+
+@functools.cache
+def _tile_table(
+    board: Board,
+) -> tuple[tuple[_TileRow, ...], Callable[[list[Any]], tuple[Any, ...]]]:
+    """Per placeable square: its PlaceTile actions (straight, corner, both) and its upgrades;
+    and what picks the placeable squares' entries out of a per-square list, in that order."""
+    placements = _placements(board)
+    upgrades = _upgrade_table(board)
+    rows = []
+    for square in board.placeable:
+        straights, corners = placements[square]
+        rows.append((square, (straights, corners, straights + corners), upgrades[square]))
+    return tuple(rows), _picker(board.placeable)
+
+
+def _picker(squares: tuple[int, ...]) -> Callable[[list[Any]], tuple[Any, ...]]:
+    """A function giving `(seq[s] for s in squares)` as a tuple, in one C call."""
+    if not squares:
+        return lambda seq: ()
+    if len(squares) == 1:
+        (square,) = squares
+        return lambda seq: (seq[square],)
+    return operator.itemgetter(*squares)
 
 
 def _why_not_place_tile(tabletop: Tabletop, action: actions.PlaceTile) -> str | None:
@@ -199,26 +244,23 @@ def _why_not_place_tile(tabletop: Tabletop, action: actions.PlaceTile) -> str | 
     return None
 
 
-def upgrades(tabletop: Tabletop, tile: Tile) -> tuple[int, ...]:
-    """The exits a tile may be upgraded to: straight or corner to a T, a T to a cross."""
-    exits = bin(tile.mask).count("1")
-    if exits == 2:
-        return tuple(t for t in T_MASKS if t & tile.mask == tile.mask)
-    if exits == 3 and tabletop.tile_supply[TileKind.T_CROSS] > 0:
-        return (CROSS_MASK,)
-    return ()
+@functools.cache
+def _upgrade_table(board: Board) -> tuple[dict[int, tuple[actions.Upgrade, ...]], ...]:
+    """Per square, a tile's exits -> the Upgrade actions that add one exit; built once a board.
 
-
-def _upgrade_actions(tabletop: Tabletop) -> list[Action]:
-    board = tabletop.board
-    taken = occupied(tabletop)
-    out: list[Action] = []
-    for square in board.placeable:
-        tile = tabletop.tiles[square]
-        if tile is not None and square not in taken:
-            name = board.names[square]
-            out.extend(actions.Upgrade(name, exits_text(m)) for m in upgrades(tabletop, tile))
-    return out
+    A straight or corner becomes any T that keeps its exits, a T the cross (whose supply
+    `_tile_actions` checks).
+    """
+    out: list[dict[int, tuple[actions.Upgrade, ...]]] = []
+    for name in board.names:
+        by_mask: dict[int, tuple[actions.Upgrade, ...]] = {}
+        for mask in (*STRAIGHT_MASKS, *CORNER_MASKS):
+            ts = (t for t in T_MASKS if t & mask == mask)
+            by_mask[mask] = tuple(actions.Upgrade(name, exits_text(t)) for t in ts)
+        for mask in T_MASKS:
+            by_mask[mask] = (actions.Upgrade(name, exits_text(CROSS_MASK)),)
+        out.append(by_mask)
+    return tuple(out)
 
 
 def _why_not_upgrade(tabletop: Tabletop, action: actions.Upgrade) -> str | None:
@@ -279,12 +321,20 @@ def _place_cart_actions(tabletop: Tabletop) -> list[Action]:
     if not may_place_cart(tabletop):
         return []
     names = tabletop.board.names
+    taken = occupied(tabletop)
     return [
-        actions.PlaceCart(cart.name, names[square])
+        _place_cart(cart.name, names[square])
         for cart in own_carts(tabletop)
         if cart.status is CartStatus.SUPPLY
-        for square in free_cart_squares(tabletop, cart)
+        for square in cart_squares(tabletop, cart)
+        if square not in taken
     ]
+
+
+@functools.cache
+def _place_cart(cart: str, square: str) -> actions.PlaceCart:
+    """One PlaceCart action, made once (actions are frozen values)."""
+    return actions.PlaceCart(cart, square)
 
 
 def _why_not_place_cart(tabletop: Tabletop, action: actions.PlaceCart) -> str | None:

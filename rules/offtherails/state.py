@@ -220,6 +220,17 @@ class OffTheRails(State):
         twin._actors = list(self._actors)
         return twin
 
+    def determinise(self, seat: int, rng: random.Random) -> Self:
+        """A hit cart's split that `seat` may not see is drawn afresh among every split of its
+        hold (all open but that: the deposit deck keeps no hidden order)."""
+        twin = self.fork()
+        move = twin._tabletop.move
+        if move is None or move.pile is None or twin._tabletop.carts[move.hit].owner == seat:
+            return twin
+        piles = movement.splits(twin._tabletop.carts[move.hit].hold)
+        twin._tabletop.move = replace(move, pile=rng.choice(piles))
+        return twin
+
     # ------------------------------------------------------------------ snapshots and JSON
     def _snapshot(self) -> object:
         return self._tabletop.copy()

@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import Any, Self
 
 from rules.core import Action, JsonDict, Option, State, Why
+from rules.hidden import deal
 from rules.trickoftherails import codec, legality, moves, scoring
 from rules.trickoftherails.actions import CODEC, Deal, LayLane, Play, StartRailway
 from rules.trickoftherails.cards import (
@@ -21,6 +22,7 @@ from rules.trickoftherails.cards import (
     LOCO_INF,
     RAILWAY_CARDS,
     RESERVATION,
+    Company,
 )
 from rules.trickoftherails.data import Data, FirstLeader, Hands, NoLocomotive, Phase, Rules
 from rules.trickoftherails.lane import LaneStyle
@@ -148,6 +150,49 @@ class TrickOfTheRails(State):
                 action = Deal(action.seat, swap.get(action.card, action.card))
             twin.apply(action)
         return twin
+
+    def determinise(self, seat: int, rng: random.Random) -> Self:
+        """The other hands (and any card still to deal) dealt afresh from the cards `seat` has
+        not seen, each hand its size, and none of a company its seat failed to follow in a trick
+        played so far (the plays in the history are open to all). Table mode: a fork (the
+        engine knows no hand)."""
+        twin = self.fork()
+        d = twin.d
+        if self.rules.hands is not Hands.DEALT or not 0 <= seat < self.rules.players:
+            return twin
+        others = [s for s in range(self.rules.players) if s != seat]
+        pool = sorted((*(c for s in others for c in d.hands[s]), *d.deck), key=RAILWAY_CARDS.index)
+        sizes = [len(d.hands[s]) for s in others] + [len(d.deck)]
+        void = self._voids()
+        dealt = deal(
+            pool,
+            sizes,
+            rng,
+            lambda i, card: i == len(others) or COMPANY_OF[card] not in void[others[i]],
+        )
+        hands = list(d.hands)
+        for s, hand in zip(others, dealt, strict=False):
+            hands[s] = tuple(sorted(hand, key=RAILWAY_CARDS.index))
+        d.hands = tuple(hands)
+        d.deck = frozenset(dealt[-1])
+        return twin
+
+    def _voids(self) -> list[set[Company]]:
+        """Per seat, the companies it failed to follow in the tricks of the history."""
+        void: list[set[Company]] = [set() for _ in range(self.rules.players)]
+        played = [
+            (actor, action.card)
+            for action, actor in zip(self.history, self._actors, strict=True)
+            if isinstance(action, Play)
+        ]
+        players = self.rules.players
+        for start in range(0, len(played), players):
+            trick = played[start : start + players]
+            led = COMPANY_OF.get(trick[0][1])
+            for actor, card in trick[1:]:
+                if led is not None and COMPANY_OF.get(card) is not led:
+                    void[actor].add(led)
+        return void
 
     def invariants(self) -> list[str]:
         return invariants(self.rules, self.d)

@@ -1,0 +1,84 @@
+"""The computer player: a level (easy, normal, strong) and a seed give one action for a state."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rules.ai.heuristics import heuristic_for
+from rules.ai.search import DEFAULT, Budget, Result, Settings, search
+from rules.core import CHANCE, Action, State
+from rules.registry import game_info
+
+
+class Level(StrEnum):
+    """How well the computer plays.
+
+    EASY: the game's simple bot (`GameInfo.bot`), no search: plausible, beatable.
+    NORMAL: the search, about a second a decision.
+    STRONG: the search, three times as long.
+    """
+
+    EASY = "easy"
+    NORMAL = "normal"
+    STRONG = "strong"
+
+
+SECONDS = {Level.NORMAL: 1.0, Level.STRONG: 3.0}
+"""The time a decision takes at each searching level, by default."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The computer's action, with one line of why (for a hint) and the search's figures."""
+
+    action: Action
+    why: str
+    result: Result | None = None  # None at the easy level: no search
+
+
+def decide(
+    state: State,
+    level: Level = Level.NORMAL,
+    seed: int = 0,
+    budget: Budget | None = None,
+    settings: Settings = DEFAULT,
+) -> Decision:
+    """The action the seat to act in `state` takes at `level`; `budget` overrides the level's
+    time (give iterations for a result that depends on the seed alone).
+
+    Only what that seat may see is used: the search plays on determinisations
+    (`State.determinise`), never on `state` itself.
+    """
+    seat = state.current_player
+    if seat is None or seat == CHANCE:
+        raise ValueError("no player is to act: the game is over or chance is to act")
+    rng = random.Random(seed)
+    if level is Level.EASY:
+        bot = game_info(state.GAME).bot
+        if bot is None:
+            action = rng.choice(state.legal_actions())
+        else:  # the bot reads the state's own hand: give it a determinisation all the same
+            action = bot(state.determinise(seat, rng), rng)
+        return Decision(action, "the simple player's move: it looks no further ahead")
+    result = search(
+        state,
+        budget or Budget(seconds=SECONDS[level]),
+        seed,
+        heuristic_for(state.GAME),
+        settings,
+    )
+    return Decision(result.action, _why(result), result)
+
+
+def _why(result: Result) -> str:
+    """One line for a hint: what the move is expected to gain against the next best."""
+    if not result.options or result.iterations == 0:
+        return "the only move allowed now"
+    best = result.options[0]
+    line = f"wins about {best.value:.0%} of {result.iterations} games played on from here"
+    if len(result.options) > 1:
+        runner = result.options[1]
+        line += f"; the next best ({runner.action.words()}) about {runner.value:.0%}"
+    return line

@@ -1,0 +1,33 @@
+"""`railtable bench ai`: its figures as JSON, and a one-line error for a mistyped flag."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from controller.cli import main
+
+
+def test_bench_ai_prints_the_figures_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["bench", "ai", "--game", "trickoftherails", "--players", "3", "--games", "1"]
+    assert main([*argv, "--iterations", "3", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    for key in ("win_share", "score_margin", "decision_p50_ms", "decision_p95_ms"):
+        assert key in figures
+    assert figures["playouts_per_s"] > 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--game", "chess", "--players", "2"], "--game 'chess': not a game"),
+        (["--game", "trickoftherails", "--players", "2"], "takes 3 to 5 players"),
+    ],
+)
+def test_bench_ai_names_what_is_wrong(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bench", "ai", *argv]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

@@ -1,0 +1,187 @@
+"""The computer player: legal, deterministic for a seed, never peeking, better than random."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rules
+from rules.ai import Budget, Level, decide
+from rules.ai.bench import Seats, bench, share
+from rules.core import CHANCE, State
+from rules.hidden import deal
+from rules.playout import chance_step
+
+GAMES = [("offtherails", 2), ("trickoftherails", 3), ("derailed", 3), ("minewagons", 2)]
+QUICK = Budget(iterations=25)
+
+
+def _advance(state: State, rng: random.Random, decisions: int) -> State:
+    """Play on at random (chance by chance) until `decisions` player actions are taken."""
+    while not state.is_over and decisions > 0:
+        if state.current_player == CHANCE:
+            state.apply(chance_step(state, rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+            decisions -= 1
+    while state.current_player == CHANCE:
+        state.apply(chance_step(state, rng))
+    return state
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+@pytest.mark.parametrize("level", [Level.EASY, Level.NORMAL])
+def test_every_decision_is_legal(game: str, players: int, level: Level) -> None:
+    state = rules.new_game(game, {"players": players}, 11)
+    rng = random.Random(2)
+    for n in range(8):
+        state = _advance(state, rng, rng.randrange(0, 6))
+        if state.is_over:
+            break
+        chosen = decide(state, level, seed=n, budget=QUICK)
+        assert state.is_legal(chosen.action), chosen.action.describe()
+        assert chosen.why
+        state.apply(chosen.action)
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_the_same_seed_gives_the_same_decision(game: str, players: int) -> None:
+    state = _advance(rules.new_game(game, {"players": players}, 4), random.Random(4), 3)
+    first = decide(state, Level.NORMAL, seed=9, budget=QUICK)
+    again = decide(state, Level.NORMAL, seed=9, budget=QUICK)
+    assert first.action == again.action
+    assert first.result is not None and again.result is not None
+    assert first.result.options == again.result.options
+    assert state.to_json() == _advance(
+        rules.new_game(game, {"players": players}, 4), random.Random(4), 3
+    ).to_json()  # the search left the real state as it was
+
+
+def _other_world(state: State, seat: int, rng: random.Random) -> State:
+    """The same game as `seat` knows it, with what it cannot see drawn afresh: the history
+    (what was played in the open) kept."""
+    twin = state.determinise(seat, rng)
+    twin._undo = list(state._undo)
+    twin._actors = list(state._actors)
+    return twin
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "decisions"),
+    [("trickoftherails", 3, 5), ("trickoftherails", 4, 9), ("derailed", 3, 4)],
+)
+def test_what_the_seat_cannot_see_never_changes_its_decision(
+    game: str, players: int, decisions: int
+) -> None:
+    state = _advance(rules.new_game(game, {"players": players}, 21), random.Random(5), decisions)
+    seat = state.current_player
+    assert seat is not None and seat >= 0
+    twin = _other_world(state, seat, random.Random(77))
+    assert twin.to_json() != state.to_json()  # the other hands differ ...
+    assert twin.view(seat) == state.view(seat)  # ... and the seat cannot tell
+    for level in (Level.EASY, Level.NORMAL):
+        mine = decide(state, level, seed=3, budget=QUICK)
+        theirs = decide(twin, level, seed=3, budget=QUICK)
+        assert mine.action == theirs.action
+        if mine.result is not None and theirs.result is not None:
+            assert mine.result.options == theirs.result.options
+
+
+def _hidden_split() -> State:
+    """Off the Rails: red-white runs into green-white, whose owner has split 2 rubies, 2 gold."""
+    from rules.scenario import resolve_chance, set_path
+
+    state = rules.new_game("offtherails", {"players": 2}, 3)
+    state.apply({"type": "choose_side", "side": "north"})
+    resolve_chance(state, random.Random(3))
+    data = state.to_json()
+    for sq in ("F9", "F10", "F11"):
+        tile = {"tile": {"exits": "NS", "shape": "straight", "kind": "straight_t"}}
+        set_path(data, f"board.{sq}", tile)
+    for path, value in {
+        "carts.red-white.status": "on_board",
+        "carts.red-white.square": "F11",
+        "carts.red-white.heading": "S",
+        "carts.red-white.hold": {"ruby": 1},
+        "carts.green-white.status": "on_board",
+        "carts.green-white.square": "F9",
+        "carts.green-white.heading": "S",
+        "carts.green-white.hold": {"ruby": 2, "gold": 2},
+    }.items():
+        set_path(data, path, value)
+    state = rules.state_from_json(data)
+    state.apply({"type": "end_actions"})
+    state.apply({"type": "split", "pile": ["ruby", "ruby"]})
+    return state
+
+
+def test_a_hidden_split_never_changes_the_movers_decision() -> None:
+    """The mover picks a pile to drop without seeing how the hit cart's owner split its
+    jewels: every split gives the same decision, and the search draws splits afresh."""
+    state = _hidden_split()
+    seat = state.current_player
+    assert seat == 0 and {a.TYPE for a in state.legal_actions()} == {"drop_pile"}
+    worlds = [_other_world(state, seat, random.Random(k)) for k in range(12)]
+    assert len({str(w.to_json()["move"]["pile"]) for w in worlds}) > 1
+    assert all(w.view(seat) == state.view(seat) for w in worlds)
+    found = [decide(w, seed=1, budget=QUICK).result for w in [state, *worlds[:4]]]
+    assert len({r.options for r in found if r is not None}) == 1
+
+
+def test_determinise_keeps_what_the_seat_sees_and_draws_the_rest() -> None:
+    state = _advance(rules.new_game("trickoftherails", {"players": 4}, 8), random.Random(8), 6)
+    seat = state.current_player
+    assert seat is not None and seat >= 0
+    worlds = [state.determinise(seat, random.Random(k)) for k in range(10)]
+    assert all(w.view(seat) == state.view(seat) for w in worlds)
+    assert all(not w.invariants() for w in worlds)
+    assert len({str(w.to_json()["hands"]) for w in worlds}) > 1
+    same = [state.determinise(seat, random.Random(3)).to_json() for _ in range(2)]
+    assert same[0] == same[1]
+
+
+def test_a_dealt_hand_holds_nothing_its_seat_cannot_hold() -> None:
+    pool = ["a1", "a2", "b1", "b2", "b3", "c1"]
+    for k in range(30):
+        hands = deal(pool, [2, 2, 2], random.Random(k), lambda i, c: not (i == 0 and c[0] == "b"))
+        assert sorted(c for h in hands for c in h) == sorted(pool)
+        assert [len(h) for h in hands] == [2, 2, 2]
+        assert not any(c.startswith("b") for c in hands[0])
+    with pytest.raises(ValueError):
+        deal(pool, [2, 2, 2], random.Random(0), lambda i, c: c[0] != "b" or i == 0)
+
+
+def test_the_search_beats_random_players() -> None:
+    """Trick of the Rails, three players: the search with a small budget against two seats
+    playing at random (the bench measures it against the simple bots)."""
+    won = 0.0
+    for game in range(6):
+        state = rules.new_game("trickoftherails", {"players": 3}, 100 + game)
+        rng = random.Random(game)
+        seat = game % 3
+        while not state.is_over:
+            turn = state.current_player
+            if turn == CHANCE:
+                state.apply(chance_step(state, rng))
+            elif turn == seat:
+                state.apply(decide(state, seed=game, budget=Budget(iterations=80)).action)
+            else:
+                state.apply(rng.choice(state.legal_actions()))
+        won += share(state.scores(), seat)
+    assert won >= 4  # random play would win about 2 of 6
+
+
+def test_the_bench_prints_its_figures() -> None:
+    figures = bench("trickoftherails", 3, 1, Seats(Level.NORMAL, Budget(iterations=5)), seed=2)
+    for key in ("win_share", "score_margin", "decision_p50_ms", "decision_p95_ms"):
+        assert isinstance(figures[key], float)
+    assert figures["playouts_per_s"] > 0
+
+
+def test_no_decision_for_chance_or_a_finished_game() -> None:
+    state = rules.new_game("offtherails", {"players": 2}, 1)
+    while state.current_player != CHANCE:
+        state.apply(state.legal_actions()[0])
+    with pytest.raises(ValueError, match="chance"):
+        decide(state, budget=QUICK)
