@@ -46,8 +46,10 @@ class CaseResult:
     unseen: bool  # not recovered, but the players' state shows the same table: the difference
     # lies in actions nothing on the table shows (a minecart placed and derailed at once)
     alerted: bool
-    first_ms: float  # the first verdict's time
+    first_ms: float  # the first verdict's time (wall clock)
     decisions_taken: int = 0  # someone's own decision the referee took for them: must stay 0
+    first_cpu_ms: float = 0.0  # the first verdict's work: the thread's CPU time, which other
+    # programs on a busy machine do not stretch as they stretch the wall clock
 
 
 def _resolve(state: State) -> None:
@@ -101,17 +103,17 @@ def follow(
     truth: list[Action],
     want: str,
     taken: list[Action] | None = None,
-) -> tuple[list[Verdict], list[float]]:
+) -> tuple[list[Verdict], list[tuple[float, float]]]:
     """Act on verdicts as the service would until the table is judged settled; answer inputs
     and choices as the players played (`truth`, the actions from the state as given). Someone's
     own decision that the referee took for them is added to `taken`."""
     verdicts: list[Verdict] = []
-    times: list[float] = []
+    times: list[tuple[float, float]] = []  # per verdict: wall clock and CPU time, in ms
     mark = len(state.history)
     for _ in range(6):
-        start = time.perf_counter()
+        start, work = time.perf_counter(), time.thread_time()
         verdict = referee.judge(state, observation, table, digital_draw)
-        times.append((time.perf_counter() - start) * 1000)
+        times.append(((time.perf_counter() - start) * 1000, (time.thread_time() - work) * 1000))
         verdicts.append(verdict)
         applied = list(verdict.actions)
         if verdict.kind in (VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
@@ -238,8 +240,9 @@ def cases(
             false_applied,
             unseen,
             any(v.kind is VerdictKind.ALERT for v in verdicts),
-            times[0],
+            times[0][0],
             len(taken),
+            times[0][1],
         )
         # carry on from the players' real state
         while len(state.history) > mark:
@@ -292,6 +295,7 @@ def bench(games: list[str], seeds: int, players: int | None = None) -> dict[str,
     """Figures over bot games: verdict times (wall and CPU) and how many tables were recovered."""
     single: list[float] = []
     merged: list[float] = []
+    merged_cpu: list[float] = []
     counts = {"cases": 0, "recovered": 0, "judged": 0, "false_applied": 0, "in_transit": 0}
     taken = 0
     wrong = {"cases": 0, "alerted": 0}
@@ -310,6 +314,8 @@ def bench(games: list[str], seeds: int, players: int | None = None) -> dict[str,
                     wrong["alerted"] += result.alerted
                     continue
                 (single if result.kind is CaseKind.SINGLE else merged).append(result.first_ms)
+                if result.kind is not CaseKind.SINGLE:
+                    merged_cpu.append(result.first_cpu_ms)
                 if result.unseen:
                     counts["in_transit"] += 1
                     continue
@@ -317,6 +323,7 @@ def bench(games: list[str], seeds: int, players: int | None = None) -> dict[str,
                 counts["recovered"] += result.recovered
     single.sort()
     merged.sort()
+    merged_cpu.sort()
     return {
         "games": ",".join(games),
         "seeds": seeds,
@@ -325,6 +332,7 @@ def bench(games: list[str], seeds: int, players: int | None = None) -> dict[str,
         "infer_p99_ms": round(_quantile(single, 0.99), 2),
         "merged_infer_p50_ms": round(_quantile(merged, 0.5), 2),
         "merged_infer_p99_ms": round(_quantile(merged, 0.99), 2),
+        "merged_infer_cpu_p99_ms": round(_quantile(merged_cpu, 0.99), 2),
         "recovered_fraction": round(counts["recovered"] / max(1, counts["judged"]), 4),
         "false_applied": counts["false_applied"],
         "decisions_taken_for_player": taken,
