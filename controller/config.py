@@ -54,6 +54,7 @@ class Config:
     options: Mapping[str, Any] = field(default_factory=dict)
     seed: int | None = None
     bots: bool = True
+    ai_iterations: int = 0  # a computer player's search in iterations; 0: its level's time
     gpio: GpioPins = field(default_factory=GpioPins)
     venue: VenueSettings | None = None  # the venue's broker (docs/venue.md); None: none
     trusted_proxies: tuple[str, ...] = ()  # whose X-Forwarded-For names the client
@@ -172,6 +173,7 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "ca_file": _venue(check_ca_file),
     },
     "web": {"trusted_proxies": _proxies},
+    "ai": {"iterations": _whole(0, 1_000_000)},
 }
 
 
@@ -224,6 +226,7 @@ def _config(data: Mapping[str, Any], path: Path) -> Config:
         port=values.get("table.port", 8080),
         pin=values.get("table.pin", ""),
         bots=values.get("table.bots", True),
+        ai_iterations=values.get("ai.iterations", 0),
         camera=values.get("camera.source", "simulated"),
         board=values.get("board.url", "simulated"),
         game=values.get("game.name", "offtherails"),

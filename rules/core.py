@@ -446,12 +446,16 @@ class State(ABC):
         return self.fork()
 
     # ---- for the search (rules.ai): cheap copies, steps without checks or undo
-    def fork(self) -> Self:
-        """An independent copy without undo history, as cheap as one undo snapshot (no JSON)."""
+    def fork(self, history: bool = False) -> Self:
+        """An independent copy without undo history, as cheap as one undo snapshot (no JSON).
+
+        `history=True` keeps the list of actions taken (what `determinise` may read: the plays of
+        the tricks so far), not their undo snapshots: the copy still cannot undo them. A table
+        hands such a copy to a computer player's search on another thread."""
         twin = copy.copy(self)
         twin.options = self.options  # never changed after the start: shared
-        twin._undo = []
-        twin._actors = []
+        twin._undo = [(a, _NO_SNAPSHOT) for a, _ in self._undo] if history else []
+        twin._actors = list(self._actors) if history else []
         twin._restore(self._snapshot())
         return twin
 

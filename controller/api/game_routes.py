@@ -5,6 +5,7 @@ command handed to the owner and awaited, so no route blocks the event loop."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Annotated, Any
 
@@ -16,6 +17,7 @@ from controller.api import looks
 from controller.api.deps import TableDep, Who
 from controller.api.models import MAX_ID, ActionRequest, AnswerRequest, PlayerRequest
 from controller.game.access import Asker
+from controller.game.computers import ComputerPlayers, Hint
 from controller.game.phrasing import Phrasebook, book_for
 from controller.game.privacy import event_for
 from controller.game.store import MAX_ROWS, Event, EventKind
@@ -162,6 +164,19 @@ async def answer(request: AnswerRequest, table: TableDep, who: Who) -> list[dict
     done = await table.owner.call(lambda game: game.answer(who, request.option))
     table.owner.wake()
     return [e.to_json() for e in done]
+
+
+@router.post(
+    "/api/hint",
+    summary="What would the computer do? The normal level's move for the asking seat, on its "
+    "turn, with one line of why (that seat's phone alone)",
+)
+async def hint(table: TableDep, who: Who) -> dict[str, Any]:
+    computers: ComputerPlayers | None = getattr(table, "computers", None)
+    if computers is None:
+        raise HTTPException(409, "this table has no computer player to ask")
+    found: Hint = await asyncio.wrap_future(computers.hint(who))
+    return found.to_json()
 
 
 @router.post(

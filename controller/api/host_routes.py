@@ -13,7 +13,14 @@ from fastapi import Path as FastPath
 from starlette.concurrency import run_in_threadpool
 
 from controller.api.deps import Host, TableDep
-from controller.api.models import MAX_ID, SeatToken, StartRequest, UndoRequest
+from controller.api.models import (
+    MAX_ID,
+    ComputerRequest,
+    HintsRequest,
+    SeatToken,
+    StartRequest,
+    UndoRequest,
+)
 
 router = APIRouter()
 
@@ -75,6 +82,28 @@ async def accept(table: TableDep, who: Host) -> dict[str, Any]:
     return {"accepted": True}
 
 
+@router.post(
+    "/api/seats/{seat}/computer",
+    summary="Make a seat a computer player (level easy, normal or strong), or take it back "
+    "(level null) (host)",
+)
+async def computer(
+    seat: Annotated[int, FastPath(ge=0, le=15)],
+    request: ComputerRequest,
+    table: TableDep,
+    who: Host,
+) -> dict[str, Any]:
+    player = await table.owner.call(lambda game: game.set_computer(who, seat, request.level))
+    table.owner.wake()
+    return player.to_json()
+
+
+@router.post("/api/hints", summary="Let seats ask for a hint, or not (host)")
+async def hints(request: HintsRequest, table: TableDep, who: Host) -> dict[str, Any]:
+    await table.owner.call(lambda game: game.set_hints(who, request.on))
+    return {"hints": request.on}
+
+
 @router.post("/api/seats/{seat}/token", summary="A token for a seat's phone (host)")
 async def seat_token(
     seat: Annotated[int, FastPath(ge=0, le=15)], table: TableDep, who: Host
@@ -84,6 +113,8 @@ async def seat_token(
         raise HTTPException(409, "no game is open")
     if not 0 <= seat < snap.players:
         raise HTTPException(422, f"seat {seat} is not one of 0..{snap.players - 1}")
+    if snap.players_json[seat].get("computer"):
+        raise HTTPException(409, f"seat {seat} is the computer's: no phone joins it")
     return SeatToken(seat=seat, token=table.tokens.issue(seat, snap.game_id))
 
 

@@ -82,3 +82,15 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
     429: {"model": Problem, "description": "too many wrong PINs: wait"},
     503: {"model": Problem, "description": "the table cannot keep it (its log is not writable)"},
 }
+
+
+class ComputerRequest(BaseModel):
+    """The computer's level for a seat (easy, normal or strong), or null to take the seat back."""
+
+    level: Literal["easy", "normal", "strong"] | None = None
+
+
+class HintsRequest(BaseModel):
+    """Whether seats may ask for a hint."""
+
+    on: bool

@@ -51,6 +51,12 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         "--pin", default=None, help="the host's table PIN, 4 to 8 digits (default: kept in --data)"
     )
     serve.add_argument("--no-bots", action="store_true", help="the simulated table without bots")
+    serve.add_argument(
+        "--ai-iterations",
+        type=int,
+        default=None,
+        help="a computer player's search in iterations (default: its level's time, 1 s normal)",
+    )
     serve.set_defaults(handler=_serve)
 
 
@@ -81,6 +87,7 @@ def _serve(args: argparse.Namespace) -> int:
         "board": args.board,
         "pin": None if args.pin is None else _pin(args.pin, check_pin),
         "address": args.address,
+        "ai_iterations": args.ai_iterations,
     }
     config = dataclasses.replace(config, **{k: v for k, v in given.items() if v is not None})
     if args.no_bots:
@@ -92,6 +99,8 @@ def _serve(args: argparse.Namespace) -> int:
     )
     if config.venue is not None and not config.venue.table:
         raise ValueError(f"{config.path}: [venue] table: missing; each table needs its own name")
+    if not 0 <= config.ai_iterations <= 1_000_000:
+        raise ValueError(f"--ai-iterations {config.ai_iterations}: must be 0 to 1000000")
     if not 1 <= config.port <= 65535:
         raise ValueError(f"--port {config.port}: must be 1 to 65535")
     settings = ServiceSettings(
@@ -104,6 +113,7 @@ def _serve(args: argparse.Namespace) -> int:
         camera=config.camera,
         board=config.board,
         bots=config.bots,
+        ai_iterations=config.ai_iterations,
         gpio=config.gpio,
         venue=config.venue,
     )

@@ -8,6 +8,7 @@ synchronous and single-threaded: only the thread of its `GameOwner` calls it.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 from collections.abc import Callable, Mapping
@@ -16,7 +17,7 @@ from typing import Any, TypeVar
 from controller.game import players as named
 from controller.game.access import Asker, Refusal, Refused, Role
 from controller.game.phrasing import Phrasebook
-from controller.game.players import Player
+from controller.game.players import TABLE_ROW, Player
 from controller.game.store import (
     MAX_ROWS,
     Event,
@@ -30,12 +31,14 @@ from controller.referee.deck import digital_draw
 from controller.referee.judge import Alternative, Referee, Verdict, VerdictKind
 from controller.referee.observe import Observation, Seen
 from controller.referee.tables import Pieces, as_laid, changed_locations
+from rules.ai.player import Level
 from rules.core import CHANCE, Action, Decision, GameInfo, IllegalAction, State, Visibility
 from rules.registry import game_info, new_game
 
 log = logging.getLogger("railtable")
 Listener = Callable[[Event], None]
 T = TypeVar("T")
+TABLE_HANDS = "table"  # option `hands`: real cards held by the players, unknown to the engine
 DISK_FULL = "event log: disk full — play is paused until space returns"
 CANNOT_WRITE = "event log: cannot be written — play is paused until it can be"
 
@@ -60,6 +63,10 @@ class LiveGame:
         self._written: dict[str, Any] | None = None  # the verdict last written to the log
         self.chosen: dict[int, dict[str, str]] = {}  # each seat's chosen name and colour
         self.finished: dict[str, Any] | None = None  # the game that ended last, for its end screen
+        self.moves = 0  # counts every change of the state's history (a computer's decision
+        # made for an older count is stale)
+        self.computer_move: tuple[int, Action] | None = None  # a computer's action on the
+        # table that the table does not show yet: its instruction stands until it does
 
     # ---- games
     def resume(self) -> bool:
@@ -111,6 +118,113 @@ class LiveGame:
         self.verdict = None
         self.changes += 1
 
+    # ---- computer players
+    @property
+    def computers(self) -> dict[int, Level]:
+        """The seats the computer plays, with its level (kept in the log as `player` rows)."""
+        return {
+            seat: Level(mine["computer"])
+            for seat, mine in self.chosen.items()
+            if mine.get("computer") in tuple(Level)
+        }
+
+    @property
+    def hints(self) -> bool:
+        """Whether a seat may ask for a hint ("what would you do?"); the host switches it."""
+        return self.chosen.get(TABLE_ROW, {}).get("hints", "on") != "off"
+
+    def set_computer(self, asker: Asker, seat: int, level: str | None) -> Player:
+        """The host makes a seat a computer player (`level`: easy, normal or strong) or takes
+        it back (None); kept in the log, so it survives a restart."""
+        if asker.role is not Role.HOST:
+            raise Refused("only the host seats the computer", Refusal.NOT_ALLOWED)
+        record, state = self._open()
+        count = int(state.options.get("players", 0))
+        if not 0 <= seat < count:
+            raise Refused(f"this game has {count} players: no player {seat + 1}")
+        if level is not None:
+            if level not in tuple(Level):
+                raise Refused(f"level {level!r}: one of {', '.join(Level)}", Refusal.REFUSED)
+            if state.options.get("hands") == TABLE_HANDS:
+                raise Refused(
+                    "the computer cannot play with real cards (hands dealt by hand): start the "
+                    "game with the table dealing the hands"
+                )
+        events = self._write(record.id, [(seat, EventKind.PLAYER, {"computer": level or ""})])
+        self.chosen.setdefault(seat, {})["computer"] = level or ""
+        self._publish(events)
+        return self.players[seat]
+
+    def set_hints(self, asker: Asker, on: bool) -> None:
+        """The host lets seats ask for hints, or not (kept in the log)."""
+        if asker.role is not Role.HOST:
+            raise Refused("only the host switches hints", Refusal.NOT_ALLOWED)
+        record, _ = self._open()
+        said = "on" if on else "off"
+        events = self._write(record.id, [(None, EventKind.PLAYER, {"hints": said})])
+        self.chosen.setdefault(TABLE_ROW, {})["hints"] = said
+        self._publish(events)
+
+    def computer_to_act(self) -> int | None:
+        """The computer seat to decide now, if one is: its turn, and the table as the rules
+        expect (a move of its own still to be laid, an alert, a wait: not yet)."""
+        state = self.state
+        if state is None or state.is_over or self.store_problem is not None:
+            return None
+        seat = state.current_player
+        if seat is None or seat < 0 or seat not in self.computers:
+            return None
+        verdict = self.verdict
+        if verdict is None or verdict.kind is VerdictKind.IN_SYNC:
+            return seat
+        if verdict.kind is VerdictKind.APPLIED and not verdict.instructions:
+            return seat
+        if verdict.kind is VerdictKind.NEEDS_INPUT and verdict.seat == seat:
+            return seat  # its own decision (a hidden split, which jewel): it answers itself
+        return None
+
+    def play_computer(self, seat: int, moves: int, action: Action) -> bool:
+        """A computer's decision, made on another thread for the state as it stood at `moves`:
+        taken now if that state still stands and the table is ready (else False: the caller
+        drops it when stale, or tries again). What shows on the table becomes the instruction
+        everyone reads (the referee then waits for the table to show it); the rest is done."""
+        record, state = self._open()
+        if moves != self.moves or self.computer_to_act() != seat:
+            return False
+        verdict = self.verdict
+        if verdict is not None and verdict.kind is VerdictKind.NEEDS_INPUT:
+            picked = [o for o in verdict.options if o.actions == (action,)]
+            if not picked:
+                return False
+            self._commit(record, state, list(picked[0].actions))
+            return True
+        self._commit(record, state, [action])
+        if action.VISIBILITY is Visibility.TABLE:
+            self.computer_move = (seat, state.history[-1] if state.history else action)
+            if self.seen is not None and self.referee is not None and self.state is not None:
+                self.observe(self.seen)  # its instruction at once, on the table as last seen
+        return True
+
+    def _computer_says(self, verdict: Verdict) -> Verdict:
+        """A verdict while a computer's move waits for the table: the move in the computer's
+        name first, then what is left to do (or what went wrong)."""
+        if self.computer_move is None:
+            return verdict
+        if verdict.kind is VerdictKind.IN_SYNC:
+            self.computer_move = None
+            return verdict
+        seat, action = self.computer_move
+        if verdict.kind is VerdictKind.INSTRUCTIONS:
+            todo = "; ".join(i.text for i in verdict.instructions)
+            return dataclasses.replace(
+                verdict, text=f"seat {seat}: {action.words()}; to do: {todo}", seat=seat
+            )
+        if verdict.kind is VerdictKind.ALERT:
+            return dataclasses.replace(
+                verdict, text=f"{verdict.text} | seat {seat}'s move: {action.words()}"
+            )
+        return verdict
+
     # ---- players
     @property
     def players(self) -> tuple[Player, ...]:
@@ -135,6 +249,8 @@ class LiveGame:
             )
         if not 0 <= seat < count:
             raise Refused(f"this game has {count} players: no player {seat + 1}")
+        if seat in self.computers:
+            raise Refused(f"seat {seat} is the computer's: the host takes it back first")
         data: dict[str, str] = {}
         if name is not None:
             data["name"] = named.check_name(name)
@@ -186,6 +302,8 @@ class LiveGame:
         self.last_move = frozenset()
         self._written = None
         self._last_seat = None
+        self.moves += 1
+        self.computer_move = None
 
     def _open(self) -> tuple[GameRecord, State]:
         if self.record is None or self.state is None:
@@ -199,7 +317,10 @@ class LiveGame:
         if self.referee is None or state.is_over:
             return None
         self.seen = observation
-        verdict = self.referee.judge(state, observation, self.table, digital_draw)
+        verdict = self.referee.judge(
+            state, observation, self.table, digital_draw, frozenset(self.computers)
+        )
+        verdict = self._computer_says(verdict)
         entries: list[tuple[int | None, EventKind, Any]] = []
         applied: list[tuple[int | None, Action]] = []
         if verdict.kind in (VerdictKind.APPLIED, VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
@@ -259,6 +380,10 @@ class LiveGame:
             raise Refused(
                 f"it is not seat {asker.seat}'s turn to act (seat {seat} is)", Refusal.NOT_ALLOWED
             )
+        if seat in self.computers and not parsed.CHANCE_OUTCOME:
+            raise Refused(
+                f"seat {seat} is the computer's: it makes its own moves", Refusal.NOT_ALLOWED
+            )
         return self._commit(record, state, [parsed])
 
     def answer(self, asker: Asker, option: int) -> list[Event]:
@@ -274,6 +399,10 @@ class LiveGame:
             who = "the host" if verdict.seat is None else f"seat {verdict.seat}"
             alone = " alone (a hidden choice)" if verdict.hidden else ""
             raise Refused(f"the question is for {who}{alone}", Refusal.NOT_ALLOWED)
+        if verdict.seat is not None and verdict.seat in self.computers:
+            raise Refused(
+                f"seat {verdict.seat} is the computer's: it answers itself", Refusal.NOT_ALLOWED
+            )
         if not 0 <= option < len(verdict.options):
             raise Refused(
                 f"option {option} is not one of 0..{len(verdict.options) - 1}", Refusal.REFUSED
@@ -327,6 +456,8 @@ class LiveGame:
             self.table = self.referee.table_of(state)
         self.verdict = None
         self.last_move = frozenset()
+        self.moves += 1
+        self.computer_move = None
         self._publish(events)
         return events
 
@@ -346,6 +477,7 @@ class LiveGame:
         (not a draw alone) becomes `last_move`: the locations whose pieces it changed."""
         done: list[tuple[int | None, Action]] = []
         before = self.referee.table_of(state) if self.referee is not None and actions else None
+        self.moves += 1
         try:
             for action in actions:
                 seat = state.current_player
@@ -362,9 +494,7 @@ class LiveGame:
             self.last_move = changed_locations(before, self.referee.table_of(state))
         return done
 
-    def _write(
-        self, game_id: int, entries: list[tuple[int | None, EventKind, Any]]
-    ) -> list[Event]:
+    def _write(self, game_id: int, entries: list[tuple[int | None, EventKind, Any]]) -> list[Event]:
         """Rows on disk, or a refusal saying the log cannot be written (a full disk)."""
         return self._stored(lambda: self.log.append(game_id, entries))
 
@@ -393,6 +523,7 @@ class LiveGame:
         while state.current_player == CHANCE and not state.observed_chance():
             outcome = digital_draw(state)
             state.apply(outcome)
+            self.moves += 1
             try:
                 events = self._write(record.id, [action_entry(CHANCE, state.history[-1])])
             except BaseException:
@@ -414,6 +545,8 @@ class LiveGame:
             if self._inputs_see(state, outcomes):
                 return  # the camera will see it (a card in the reveal slot)
             seat = self._last_seat
+            if seat in self.computers:
+                seat = None  # no phone holds the computer's seat: the host says what came up
         else:
             seat = None
         options = tuple(Alternative((a,), a.describe()) for a in outcomes)

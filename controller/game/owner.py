@@ -299,6 +299,9 @@ class GameOwner:
         name = record.game if record is not None else None
         book = self._book(record)
         forms = {who: book.event(event_for(event, name, viewer, who)) for who in audiences(players)}
+        if self.game.record is not None and record is not None and record.id == self.game.record.id:
+            for seat in self.game.computers:  # the computer's seat sees what everyone does
+                forms[Asker.at(seat)] = forms[Asker.spectator()]
         return RenderedEvent(event.id, event.kind.value, players, MappingProxyType(forms))
 
     def _book(self, record: GameRecord | None) -> Phrasebook:

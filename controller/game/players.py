@@ -1,4 +1,5 @@
-"""Players, not seats: each seat's name and colour, kept in the event log (a `player` row)."""
+"""Players, not seats: each seat's name and colour, and whether the computer plays it, kept in the
+event log (a `player` row)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from controller.game.store import Event, EventKind
 from rules.core import GameInfo, State
 
 MAX_NAME = 20
+TABLE_ROW = -1  # where `chosen` keeps the table's own choices (`hints`: "on" or "off")
 
 # Colours a player may pick where the game gives a seat no colour of its own. None of them is a
 # colour the page's legend uses (blue dotted: the last move, amber: to do, red: not legal).
@@ -43,6 +45,7 @@ class Player:
     seat: int
     name: str
     colour: str  # a colour name: the game's piece colour, else one of COLOURS
+    computer: str = ""  # the computer's level where the computer plays the seat, else ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -50,6 +53,7 @@ class Player:
             "name": self.name,
             "colour": self.colour,
             "hex": GAME_COLOURS.get(self.colour) or COLOURS.get(self.colour, "#546e7a"),
+            "computer": self.computer or None,
         }
 
 
@@ -76,14 +80,22 @@ def check_colour(colour: Any) -> str:
 
 
 def chosen(events: Iterable[Event]) -> dict[int, dict[str, str]]:
-    """What each seat chose, from a game's `player` rows (the newest wins)."""
+    """What each seat chose, from a game's `player` rows (the newest wins): its name, its colour,
+    and `computer`, the level the host gave the computer playing it ("" once taken back)."""
     out: dict[int, dict[str, str]] = {}
     for event in events:
         if event.kind is EventKind.PLAYER and event.seat is not None:
             out.setdefault(event.seat, {}).update(
-                {k: str(v) for k, v in event.data.items() if k in ("name", "colour")}
+                {k: str(v) for k, v in event.data.items() if k in ("name", "colour", "computer")}
             )
+        elif event.kind is EventKind.PLAYER and "hints" in event.data:
+            out.setdefault(TABLE_ROW, {})["hints"] = str(event.data["hints"])
     return out
+
+
+def computer_name(colour: str) -> str:
+    """What players call a computer seat: "the computer (green)"."""
+    return f"the computer ({colour})"
 
 
 def players(
@@ -100,7 +112,9 @@ def players(
         if words is not None and words.seat_colour is not None and state is not None:
             game_colour = words.seat_colour(state, seat)
         colour = game_colour or mine.get("colour") or palette[seat % len(palette)]
-        out.append(Player(seat, mine.get("name") or default_name(seat), colour))
+        level = mine.get("computer", "")
+        name = computer_name(colour) if level else mine.get("name") or default_name(seat)
+        out.append(Player(seat, name, colour, level))
     return tuple(out)
 
 

@@ -42,8 +42,9 @@ class GameSnapshot:
     verdict_kind: str | None = None
     verdict_text: str | None = None
     store_problem: str | None = None  # why the event log cannot be written now, if it cannot
-    players_json: tuple[JsonDict, ...] = ()  # each seat's player: name, colour
+    players_json: tuple[JsonDict, ...] = ()  # each seat's player: name, colour, computer
     colour_choice: bool = False  # players pick their colour (the game gives seats none)
+    hints: bool = True  # seats may ask for a hint (the host switches it)
     finished: JsonDict | None = None  # the game that ended last, until another starts
     book: Phrasebook = field(default_factory=lambda: Phrasebook({}, ()))
     by_audience: Mapping[Asker, JsonDict] = field(default_factory=lambda: MappingProxyType({}))
@@ -69,6 +70,7 @@ class GameSnapshot:
                 "seats": list(self.players_json),
                 "colour_choice": self.colour_choice,
                 "colours": list(COLOURS) if self.colour_choice else [],
+                "hints": self.hints,
             },
             "finished": self.finished,
             "verdict": None
@@ -126,6 +128,9 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
             else book.verdict(verdict_for(verdict_json, who)),
             "choices": [{**c, "text": book.say(c["text"])} for c in offered],
         }
+    for seat in game.computers:  # no phone sees the computer's hand: its seat sees what all do
+        if 0 <= seat < players:
+            by_audience[Asker.at(seat)] = by_audience[Asker.spectator()]
     return GameSnapshot(
         version,
         row,
@@ -143,6 +148,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
         game.store_problem,
         tuple(p.to_json() for p in game.players),
         colour_choice(info),
+        game.hints,
         None,
         book,
         MappingProxyType(by_audience),

@@ -59,7 +59,8 @@ class EventKind(StrEnum):
     ALERT = "alert"  # a change that is no legal move
     INSTRUCTION = "instruction"  # what players must do on the table
     INPUT = "input"  # an input change: camera or sensor board lost, back, calibrated
-    PLAYER = "player"  # a seat's player named: {"name", "colour"} (the newest wins)
+    PLAYER = "player"  # a seat's player named: {"name", "colour"}, or the computer seated
+    # {"computer": level, "" taken back}; with no seat, the table's {"hints": "on"/"off"}
     END = "end"  # the game ended (its scores)
 
 

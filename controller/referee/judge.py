@@ -166,6 +166,8 @@ class _Search:
     covered: frozenset[str] = frozenset()  # locations nobody sees now (a hand)
     budget: int = 0  # actions that may still be applied
     one_is_enough: bool = False  # whether any reading exists is all that is asked
+    locked: frozenset[int] = frozenset()  # seats whose actions the table never proves (the
+    # computer's: it gives its own, so a move seen on its turn is no move of its)
     bound: int = 0  # no sequence longer than this is tried
     cut: bool = False  # a sequence was cut short by the bound
     tree: dict[tuple[Action, ...], _Node] = field(default_factory=dict)  # every node tried, kept
@@ -405,9 +407,14 @@ class Referee:
         observation: Observation,
         table: TableObservation | Mapping[str, Pieces] | None = None,
         resolve_chance: ChanceResolver | None = None,
+        locked: frozenset[int] = frozenset(),
     ) -> Verdict:
         """One verdict for a settled observation. `table` is what was believed to lie on the table
-        before it (None: what the rules expect now). The state is left as it was."""
+        before it (None: what the rules expect now). The state is left as it was.
+
+        `locked` seats (computer players) act only through their own decisions: no reading of
+        the table takes an action of theirs, so pieces moved on a computer's turn before its
+        decision (or elsewhere than it said) are an alert, never a move of its."""
         expected = self.table_of(state)
         too_many = self._too_many(observation)
         if too_many:
@@ -433,17 +440,29 @@ class Referee:
         every = frozenset(names)
         limits = self.limits
         hidden = observation.covered() & every
-        search = _Search(changed, mismatch, expected, every, False, hidden, limits.node_budget)
+        search = _Search(
+            changed, mismatch, expected, every, False, hidden, limits.node_budget, locked=locked
+        )
         self._search(state, observation, search, resolve_chance)
         if not self._best(search.found):
-            search = _Search(changed, mismatch, expected, every, True, hidden, limits.input_budget)
+            search = _Search(
+                changed, mismatch, expected, every, True, hidden, limits.input_budget, locked=locked
+            )
             self._search(state, observation, search, resolve_chance)
         best = self._best(search.found)
         if best:
             return self._decide(state, observation, best, resolve_chance)
         if hidden:  # unknown locations are never evidence for an alert: could they explain it?
             search = _Search(
-                changed | hidden, mismatch, expected, every, False, hidden, limits.node_budget, True
+                changed | hidden,
+                mismatch,
+                expected,
+                every,
+                False,
+                hidden,
+                limits.node_budget,
+                True,
+                locked=locked,
             )
             self._search(state, observation, search, resolve_chance)
             if self._best(search.found):
@@ -457,7 +476,7 @@ class Referee:
         back = self._take_back(state, observation, changed)
         if back is not None:
             return back
-        return self._alert(state, observation, expected, changed & mismatch)
+        return self._alert(state, observation, expected, changed & mismatch, locked)
 
     def _too_many(self, observation: Observation) -> dict[Piece, list[str]]:
         """Pieces seen on more locations than the game has of them (two of the one Rock)."""
@@ -764,6 +783,8 @@ class Referee:
     ) -> Iterator[tuple[Action, _StepKind]]:
         """The steps worth trying here; `stirred` are locations the sequence has changed so far
         where the table shows no change (a wagon left, another of the same colour came in)."""
+        if state.current_player in search.locked:
+            return  # the computer's turn: its actions come from its decision, never the table
         if state.current_player == CHANCE:
             if not state.observed_chance():
                 if resolve_chance is not None:  # the digital deck draws it
@@ -1149,8 +1170,11 @@ class Referee:
         observation: Observation,
         expected: dict[str, Pieces],
         wrong_names: frozenset[str],
+        locked: frozenset[int] = frozenset(),
     ) -> Verdict:
-        legal = [] if state.is_over or state.current_player == CHANCE else state.legal_actions()
+        turn = state.current_player
+        computer = turn is not None and turn in locked
+        legal = [] if state.is_over or turn == CHANCE or computer else state.legal_actions()
         wrong = []
         for name in sorted(wrong_names):
             view = observation.view(name)
@@ -1162,7 +1186,9 @@ class Referee:
                 if a.VISIBILITY is Visibility.TABLE and name in _field_values(a)
             )
             text = f"{name}: {seen} lies there, but the rules expect {should}"
-            if here:
+            if computer:
+                text += f"; seat {turn} is the computer's: it makes its own moves"
+            elif here:
                 shown = ", ".join(here[:3]) + (
                     f" (and {len(here) - 3} more)" if len(here) > 3 else ""
                 )

@@ -6,7 +6,9 @@ the sensor board alone: every tile), turn up what the table shows by chance (a g
 and answer the referee's questions as a player would: what they did, what came up. A turn's end
 that the next player's move proves is left unsaid now and then, as players do. Now and then they
 make a mistake the referee must catch (a piece on a square no legal move reaches), and put it
-right after the alert. They run on the game owner's thread, as part of the table's tick.
+right after the alert. A computer seat they never play for: they lay its moves as they carry out
+any instruction, and say a turn's end before the computer's turn (it waits for none). They run
+on the game owner's thread, as part of the table's tick.
 """
 
 from __future__ import annotations
@@ -105,6 +107,8 @@ class Bots:
             self.stats.corrected += 1
             return BotStep.CORRECTED
         if verdict is not None and verdict.kind in (VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
+            if verdict.seat is not None and verdict.seat in game.computers:
+                return BotStep.WAITED  # the computer answers its own questions
             return self._answer(state, verdict)
         if verdict is not None and verdict.kind is VerdictKind.TAKE_BACK:
             game.accept_table(Asker.host())
@@ -114,8 +118,8 @@ class Bots:
             self.table.lay(expected)  # carry out the instructions
             return BotStep.FOLLOWED
         turn = state.current_player
-        if turn is None:
-            return BotStep.WAITED
+        if turn is None or turn in game.computers:
+            return BotStep.WAITED  # the computer decides its own moves; the bots lay them
         if turn == CHANCE:
             if not state.observed_chance():
                 return BotStep.WAITED  # the digital deck draws it
@@ -128,8 +132,8 @@ class Bots:
             else:
                 action = state.parse_action(choose(state, self.rng, Policy.BOT))
                 shows = action.VISIBILITY is Visibility.TABLE and self._shows(state, action)
-        if action is None or seat is None or seat == CHANCE:
-            self._say_unsaid()
+        if action is None or seat is None or seat == CHANCE or seat in game.computers:
+            self._say_unsaid()  # a computer's turn comes only once the turn's end is said
             return BotStep.SAID
         if not shows:
             if (

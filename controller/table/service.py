@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.game.access import Asker, Refused, SeatTokens
+from controller.game.computers import ComputerPlayers
 from controller.game.live import LiveGame
 from controller.game.owner import GameOwner
 from controller.game.store import EventLog, LogReader
@@ -68,6 +69,8 @@ class ServiceSettings:
     camera_period_s: float = 0.25  # the simulated camera: a frame this often
     mistake_rate: float = 0.06
     bots: bool = True  # on the simulated table, bots play
+    ai_iterations: int = 0  # > 0: a computer player's search is this many iterations (tests),
+    # else its level's time (normal 1 s, strong 3 s)
     gpio: GpioPins = field(default_factory=GpioPins)
     venue: VenueSettings | None = None  # publish to the venue's broker (docs/venue.md)
 
@@ -128,6 +131,7 @@ class TableService:
         self.owner = GameOwner(
             self.game, tick=self._tick, tick_s=settings.tick_s, status=self.status
         )
+        self.computers = ComputerPlayers(self.owner, settings.ai_iterations)
         self.pin = settings.pin or _stored_pin(settings.data_dir)
         self.tokens = SeatTokens(settings.data_dir / "seats.json")
         self.card_folder = settings.data_dir / "cards"  # card files a host may name from a phone
@@ -335,6 +339,7 @@ class TableService:
             self.owner.stop()
 
     def _close(self) -> None:
+        self.computers.stop()
         self.io.close()
         if self.link is not None:
             self.link.stop()
@@ -383,6 +388,7 @@ class TableService:
                 self._judged = None  # not kept: judged again (once a second) until it is written
                 self._store_retry = now + STORE_RETRY_S
             self._show(verdict)
+        self.computers.step()  # a computer seat to act: its decision searched off this thread
         if self.bots is not None and now >= self._next_bot and self._settled():
             self._next_bot = now + self.settings.bot_period_s
             self.bots.go()
@@ -541,6 +547,7 @@ class TableService:
             "camera": self.camera_health.to_json(),
             "board": self.board_health.to_json(),
             "bots": None if self.bots is None else vars(self.bots.stats).copy(),
+            "computers": vars(self.computers.stats).copy(),
             "gpio": self.io.health(),
             "venue": None if self.venue is None else self.venue.health().to_json(),
             "uptime_s": round(time.time() - self.started_at, 1),

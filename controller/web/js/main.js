@@ -2,6 +2,7 @@
 // each round) and by /api/status (who you are, the inputs' health), and one redraw per change.
 import { get, keepSeatCookie, lookOf, post } from "./api.js";
 import { counted, drawBoard, drawCloseUp } from "./board.js";
+import { drawComputers, drawHint } from "./computer.js";
 import { $, html, playersOf } from "./dom.js";
 import { drawHealth, drawNames, setUpHost, showGames } from "./host.js";
 import {
@@ -40,6 +41,8 @@ function draw() {
   drawMine(state, act);
   drawFinished(state);
   drawNames(state);
+  drawComputers(state);
+  drawHint(state);
   drawJoin();
 }
 

@@ -226,6 +226,10 @@ function eventText(e, state) {
   if (e.kind === "start") return "A new game begins";
   if (e.kind === "end") return "The game ends" + (d.reason ? ": " + d.reason : "");
   if (e.kind === "undo") return `The host took back ${d.count} move${d.count === 1 ? "" : "s"}`;
+  if (e.kind === "player" && d.hints) return `Hints are ${d.hints}`;
+  if (e.kind === "player" && d.computer !== undefined) {
+    return d.computer ? `${cap(who)} plays here now (${d.computer} level)` : `${cap(who)} plays here again`;
+  }
   if (e.kind === "player") return `${playerName(state, e.seat)} joined`;
   if (e.kind === "verdict" && QUIET_VERDICTS.has(d.kind)) return null;
   if (e.kind === "alert") return "✗ Not a legal move: " + (d.words || d.text || "").replace(NOT_LEGAL, "");
