@@ -132,7 +132,8 @@ def test_a_human_plays_two_computers_on_the_simulated_table(
         assert synced and human, "the table never showed the computer's move, or play stopped"
         computers = [r for r in rows if r["kind"] == "action" and r["seat"] in (1, 2)]
         assert len(computers) >= 3
-        assert re.search(r"lay a track tile|choose the", " ".join(r["data"]["text"] for r in computers))
+        said = " ".join(r["data"]["text"] for r in computers)
+        assert re.search(r"lay a track tile|choose the", said)
         status = httpx.get(url + "/api/status", headers=HOST).json()
         assert status["computers"]["played"] >= 3 and status["computers"]["failed"] == 0
         phone.close()
