@@ -16,11 +16,13 @@ import numpy as np
 
 from vision.calibration import CalibrationEvent, Calibrator
 from vision.change import ChangeThresholds, band_gains, compare, divide_gains, motion_counts
-from vision.decode import DecodeSettings, LocationDecoder
+from vision.decode import DecodeSettings, LocationDecoder, Seen, TallTop
 from vision.geometry import BoardGeometry, Sticker
 from vision.lens import Lens
 from vision.markers import Image
 from vision.readings import (
+    COVERED,
+    HAND_BESIDE,
     CalibrationState,
     FrameReport,
     LocationReading,
@@ -30,8 +32,6 @@ from vision.readings import (
 )
 from vision.stabiliser import Stabiliser
 from vision.warp import BoardWarper
-
-HAND_BESIDE = "hand beside it"  # reason of a change held back while a hand covers a neighbour
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,7 @@ class VisionPipeline:
         self._ref_occluded: set[str] = set()
         self._full_pending = True
         self._neighbours = neighbours(board, settings.neighbour_mm)
+        self._tall: dict[str, tuple[TallTop, ...]] = {}  # tall pieces' tops, by location
 
     def annotated_jpeg(self, frame: Image, quality: int = 80) -> bytes:
         """The camera view for the web page: `frame` annotated with the last settled view."""
@@ -244,15 +245,24 @@ class VisionPipeline:
                     small, to_decode = unbanded, fewer
         changed: set[str] = set()
         occluded_before = set(self._occluded)
-        decoded: dict[int, LocationReading] = {}
+        if full:
+            self._tall.clear()
+        seen: dict[int, Seen] = {}
         for i, name in enumerate(boxes.names):
             if name not in to_decode:
                 if name not in self._ref_occluded:
                     self._occluded.pop(name, None)  # looks as when it was last read
                     self._copy_ref(small, i)
                 continue
-            white = self._local_white(small, i)
-            decoded[i] = self.decoder.decode(frame, self.board.location(name), white)
+            seen[i] = self.decoder.read(frame, self.board.location(name))
+            self._tall[name] = seen[i].tops
+        # each location is judged with every tall piece on the board in view: a minecart's top
+        # and sides lean over its neighbours, and are the minecart, not a hand
+        tall = [top for tops in self._tall.values() for top in tops]
+        decoded = {
+            i: self.decoder.judge(look, self._local_white(small, i), tall)
+            for i, look in seen.items()
+        }
         # a hand covering a location's neighbours may be holding a piece just above it: a piece
         # hovering there reads as placed, then goes. Until no neighbour is covered, a change
         # there is held back (the location is unknown, reason "hand beside it").
@@ -262,7 +272,7 @@ class VisionPipeline:
             boxes.names[i]
             for i, r in decoded.items()
             if r.state == LocationState.OCCLUDED
-            and r.reason == "covered"
+            and r.reason == COVERED
             and boxes.names[i] not in occluded_before
         }
         for i, reading in decoded.items():
