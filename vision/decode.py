@@ -52,7 +52,7 @@ class DecodeSettings:
     max_not_paper: float = 0.05  # share of an empty square's seen interior that may look odd
     min_seen: float = 0.4  # share of its interior a square must show to be judged empty
     tall_body: float = 1.7  # a tall piece's body, at most, in sticker sides (its top's square)
-    above_board: float = 0.03  # a marker this much bigger than the board's plane allows floats
+    above_board: float = 0.02  # a marker this much bigger than those lying on the board floats
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,8 @@ class TallTop:
 @dataclass(frozen=True)
 class Seen:
     """One location as read: its crop, the markers standing on it (with their detections), a
-    neighbour's tall top seen over it, ids seen floating above the board, its own tall tops."""
+    neighbour's tall top seen over it, ids seen floating above the board, its own tall tops,
+    and how big each marker read was seen against its printed size."""
 
     rect: Rect
     crop: Image
@@ -86,6 +87,7 @@ class Seen:
     foreign: tuple[DetectedMarker, ...]
     held: tuple[int, ...]
     tops: tuple[TallTop, ...]
+    scales: tuple[tuple[tuple[float, float], float], ...] = ()  # (size, height), seen / printed
 
 
 class LocationDecoder:
@@ -123,8 +125,13 @@ class LocationDecoder:
         mat_bgr: tuple[float, float, float] | None = None,
         marker_heights: Mapping[int, float] | None = None,
         camera_mm: tuple[float, float, float] | None = None,
+        board_scale: Mapping[tuple[float, float], float] | None = None,
     ) -> None:
         self.board = board
+        # how big, against their printed size (and height), markers lying on the board are
+        # seen in this view, per (size, height): one seen bigger by `above_board` floats
+        self.board_scale = board_scale or {}
+        self._scales: list[tuple[tuple[float, float], float]] = []
         self.warper = warper
         self.marker_sizes = marker_sizes
         # Tall pieces: a marker `marker_heights[id]` mm above the mat, seen from a camera at
@@ -161,6 +168,7 @@ class LocationDecoder:
         gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
         self._foreign = []
         self._held = []
+        self._scales = []
         found = self._markers(gray, rect, rect)
         if not found and not self._held:
             # a small marker under a soft lens: try once more on a sharpened crop
@@ -172,7 +180,15 @@ class LocationDecoder:
             for r, d in found
             if r.marker_id in self.marker_heights
         )
-        return Seen(rect, crop, tuple(found), tuple(self._foreign), tuple(self._held), tops)
+        return Seen(
+            rect,
+            crop,
+            tuple(found),
+            tuple(self._foreign),
+            tuple(self._held),
+            tops,
+            tuple(self._scales),
+        )
 
     def judge(
         self, seen: Seen, local_white: float | None = None, tall: Sequence[TallTop] = ()
@@ -297,10 +313,6 @@ class LocationDecoder:
             scale = m.side_px / s.px_per_mm / size
             if abs(scale - 1) > s.size_tolerance:
                 continue
-            if scale > 1 + s.above_board:
-                # bigger than the board's plane allows: nearer the camera, held above the board
-                self._held.append(m.marker_id)
-                continue
             cx, cy = m.centre
             x_mm, y_mm = self._on_mat(
                 m.marker_id,
@@ -311,6 +323,14 @@ class LocationDecoder:
                 if height and not tall_only:
                     self._foreign.append(m)  # a neighbour's tall piece, leaning over this one
                 continue
+            kind = (self.marker_sizes[m.marker_id], height)
+            usual = self.board_scale.get(kind)
+            if usual is not None and scale > usual * (1 + s.above_board):
+                # bigger than such markers lying on the board are seen: nearer the camera, held
+                # above the board
+                self._held.append(m.marker_id)
+                continue
+            self._scales.append((kind, scale))
             conf = bit_confidence(gray, m, self.board.family)
             reading = MarkerReading(
                 m.marker_id, m.quarter_turns(), conf, round(x_mm, 1), round(y_mm, 1)
@@ -429,19 +449,23 @@ class LocationDecoder:
         return crop[round(my) : h - round(my), round(mx) : w - round(mx)]
 
     def _outline_seen(self, luma: Image, rect: Rect, hidden: Image) -> bool:
-        """Whether the location's printed outline shows on at least two sides, and on at least
-        half of the sides not hidden by a tall piece: averaged along each side (clear of its
-        corners, its name and what tall pieces hide), a narrow line darker than the flat paper
-        just inside it. A shadow keeps it, soft focus and a soft highlight weaken it but the
-        average along a side still shows it; a sleeve or a hand over it hides it, and the smooth
-        shading of a sleeve is no line (the paper inside a line is flat)."""
+        """Whether the location's printed outline shows: averaged along each side (clear of its
+        corners, its name and what tall pieces hide), a narrow line near where the calibration
+        puts the edge (within 2.5 mm), darker than the flat paper just inside it and than what
+        lies just beyond it. A side with nothing brighter than the line just beyond it (a
+        neighbour's piece, its shadow) cannot tell and is not judged; of the sides judged, all
+        and at least one, or at least two, must show it.
+
+        A shadow keeps the line; soft focus and a soft highlight weaken it but the average along
+        a side still shows it; a hand or a sleeve over it hides it, and the rounded shading of a
+        sleeve is no line (it darkens towards the sleeve's edge, beyond the line)."""
         s = self.settings
         p = s.px_per_mm
         m = s.margin_mm * p
         h, w = luma.shape[:2]
-        out, ins = round(m - 1.2 * p), round(m + 6.0 * p)
+        out, ins = round(m - 4.0 * p), round(m + 6.0 * p)
         label_x, label_y = round(m + s.label_mm[0] * p), round(m + s.label_mm[1] * p)
-        # each side as a strip from 1.2 mm outside the edge to 6 mm inside, read inwards, and
+        # each side as a strip from 4 mm outside the edge to 6 mm inside, read inwards, and
         # the span along it that counts (clear of the corners; the name at the top left)
         sides = [
             (luma[:, out:ins].T, hidden[:, out:ins].T, max(label_y, ins), h - ins),
@@ -459,23 +483,28 @@ class LocationDecoder:
                 w - ins,
             ),
         ]
-        line_rows = round(2.4 * p)  # -1.2 .. +1.2 mm about the edge
-        flat_from = round(4.7 * p)  # 3.5 mm inside on: clear of the line's blur
+        edge = round(4.0 * p)  # the edge, where the calibration puts it, in the strip
+        search = round(2.5 * p)  # the lens and the homography put it within this
+        near, far = round(1.2 * p), round(2.5 * p)  # the line's blur; paper beyond
         seen = judged = 0
         for strip, hid, lo, hi in sides:
             cols = np.arange(lo, hi)
             cols = cols[~hid[:, lo:hi].any(axis=0)]
             if len(cols) < 8 * p:
                 continue  # hidden by a tall piece: not judged
-            judged += 1
             prof = strip[:, cols].mean(axis=1)
-            line = float(prof[:line_rows].min())
-            paper = prof[flat_from:]
+            at = edge - search + int(np.argmin(prof[edge - search : edge + search + 1]))
+            line = float(prof[at])
+            outside = float(prof[max(0, at - far) : at - near + 1].max())
+            if outside <= line:
+                continue  # something darker than the line lies beyond: cannot tell
+            judged += 1
+            paper = prof[max(at + far, edge + round(3.5 * p)) :]
             inside = float(np.median(paper))
-            depth = inside - line
-            flat = float(paper.max() - paper.min()) < 0.4 * depth
-            seen += int(line < s.outline_contrast * inside and flat)
-        return seen >= 2 and seen >= 0.5 * judged
+            flat = float(paper.max() - paper.min()) < 0.4 * (inside - line)
+            contrast = s.outline_contrast
+            seen += int(line < contrast * inside and line < contrast * outside and flat)
+        return seen >= 2 or (seen >= 1 and seen == judged)
 
     def _paper(self, inner: Image, luma: Image, hidden: Image) -> bool:
         """Whether the interior, where no tall piece hides it, is paper: neutral, at least
@@ -498,7 +527,22 @@ class LocationDecoder:
         speck = round(1.5 * s.px_per_mm) | 1
         odd = cv2.morphologyEx(odd, cv2.MORPH_OPEN, np.ones((speck, speck), np.uint8))
         shown = max(1, int(np.count_nonzero(~hidden)))
-        return float(np.count_nonzero(odd)) / shown <= s.max_not_paper
+        if float(np.count_nonzero(odd)) / shown > s.max_not_paper:
+            return False
+        return self._lit_like_paper(luma, light, ~hidden)
+
+    def _lit_like_paper(self, luma: Image, light: Image, shown: Image) -> bool:
+        """Whether the light across the interior is what falls on flat paper: smooth (a lamp's
+        slope, a soft shadow's edge, a soft highlight), or two levels with a hard shadow's edge
+        between them; not the rounded shading of a sleeve or the folds of cloth."""
+        s = self.settings
+        smooth = cv2.GaussianBlur(luma, (0, 0), 2.0 * s.px_per_mm)
+        if float(np.std((luma / smooth)[shown])) <= s.max_texture:
+            return True
+        level = light[shown]
+        lo, hi = (float(v) for v in np.percentile(level, [10, 90]))
+        between = (level > lo * 1.04) & (level < hi / 1.04)
+        return hi > 1.15 * lo and float(np.mean(between)) <= 0.15
 
 
 def _texture(luma: Image, sigma: float) -> Image:

@@ -8,6 +8,7 @@ on start, recalibration or request).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -23,6 +24,8 @@ from vision.markers import Image
 from vision.readings import (
     COVERED,
     HAND_BESIDE,
+    HELD,
+    UNCLEAR,
     CalibrationState,
     FrameReport,
     LocationReading,
@@ -84,6 +87,9 @@ class VisionPipeline:
         self._full_pending = True
         self._neighbours = neighbours(board, settings.neighbour_mm)
         self._tall: dict[str, tuple[TallTop, ...]] = {}  # tall pieces' tops, by location
+        # how big markers lying on the board are seen, per (printed size, height): the last
+        # ones read on locations that settled with them
+        self._scales: dict[tuple[float, float], deque[float]] = {}
 
     def annotated_jpeg(self, frame: Image, quality: int = 80) -> bytes:
         """The camera view for the web page: `frame` annotated with the last settled view."""
@@ -162,6 +168,7 @@ class VisionPipeline:
     def _start_calibration(self, frame_size: tuple[int, int]) -> None:
         cal = self.calibrator.calibration
         assert cal is not None
+        self._scales.clear()  # a new view: markers are seen at a new scale
         self._camera_mm = cal.camera_mm(frame_size) if self.marker_heights else None
         self.warper = BoardWarper(self.board, cal, frame_size, self.settings.cell_mm)
         self._prev = None
@@ -224,6 +231,11 @@ class VisionPipeline:
             mat_bgr=self.warper.mat_colour(frame),
             marker_heights=self.marker_heights,
             camera_mm=self._camera_mm,
+            board_scale={
+                kind: float(np.median(seen))
+                for kind, seen in self._scales.items()
+                if len(seen) >= 3
+            },
         )
         if full:
             to_decode = set(boxes.names)
@@ -263,6 +275,10 @@ class VisionPipeline:
             i: self.decoder.judge(look, self._local_white(small, i), tall)
             for i, look in seen.items()
         }
+        for i, reading in decoded.items():
+            if reading.state == LocationState.OCCUPIED:
+                for kind, scale in seen[i].scales:
+                    self._scales.setdefault(kind, deque(maxlen=64)).append(scale)
         # a hand covering a location's neighbours may be holding a piece just above it: a piece
         # hovering there reads as placed, then goes. Until no neighbour is covered, a change
         # there is held back (the location is unknown, reason "hand beside it").
@@ -272,7 +288,7 @@ class VisionPipeline:
             boxes.names[i]
             for i, r in decoded.items()
             if r.state == LocationState.OCCLUDED
-            and r.reason == COVERED
+            and r.reason in (COVERED, UNCLEAR, HELD)
             and boxes.names[i] not in occluded_before
         }
         for i, reading in decoded.items():
