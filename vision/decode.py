@@ -313,6 +313,13 @@ class LocationDecoder:
             scale = m.side_px / s.px_per_mm / size
             if abs(scale - 1) > s.size_tolerance:
                 continue
+            kind = (self.marker_sizes[m.marker_id], height)
+            usual = self.board_scale.get(kind)
+            if usual is not None and scale > usual * (1 + s.above_board):
+                # bigger than such markers lying on the board are seen: nearer the camera, held
+                # above the board (over this location, or partly: parallax moves it)
+                self._held.append(m.marker_id)
+                continue
             cx, cy = m.centre
             x_mm, y_mm = self._on_mat(
                 m.marker_id,
@@ -322,13 +329,6 @@ class LocationDecoder:
             if not rect.contains(x_mm, y_mm):
                 if height and not tall_only:
                     self._foreign.append(m)  # a neighbour's tall piece, leaning over this one
-                continue
-            kind = (self.marker_sizes[m.marker_id], height)
-            usual = self.board_scale.get(kind)
-            if usual is not None and scale > usual * (1 + s.above_board):
-                # bigger than such markers lying on the board are seen: nearer the camera, held
-                # above the board
-                self._held.append(m.marker_id)
                 continue
             self._scales.append((kind, scale))
             conf = bit_confidence(gray, m, self.board.family)
@@ -419,6 +419,11 @@ class LocationDecoder:
             own = zone & _similar(wb, body)
             body_mask: Image = np.asarray(cv2.dilate(own, grow), np.uint8)
             explained |= zone & body_mask
+            if bodies is not None and bodies.any():
+                # a tall piece's sides and foot are its body too: a tile beneath shows round
+                # its foot, which parallax puts away from its top
+                tall = bodies.astype(np.uint8)
+                own, body_mask = own | tall, body_mask | tall
             under |= self._beneath(wb, own, body_mask, paper)
         self._under = (under > 0) & (explained == 0)
         explained |= under
@@ -542,7 +547,7 @@ class LocationDecoder:
         level = light[shown]
         lo, hi = (float(v) for v in np.percentile(level, [10, 90]))
         between = (level > lo * 1.04) & (level < hi / 1.04)
-        return hi > 1.15 * lo and float(np.mean(between)) <= 0.15
+        return float(np.mean(between)) <= 0.15
 
 
 def _texture(luma: Image, sigma: float) -> Image:
