@@ -291,15 +291,16 @@ def run_harsh(
         )
         writer.light = case.light
         script = writer.random_game(moves)
-        _extra_moves(writer, case, seed)
+        _extra_moves(writer, case, seed, moves)
         stickers = demo_stickers(height)
         out[name] = _score_game(renderer, script, case.view, case.conditions, seed, stickers)
     return out
 
 
-def _extra_moves(writer: ScriptWriter, case: HarshCase, seed: int) -> None:
-    """Resting hands (a hand still over a square, then a tile put beside it) and hovering tiles
-    (held still above a square, then put beside it), at squares chosen by `seed`."""
+def _extra_moves(writer: ScriptWriter, case: HarshCase, seed: int, moves: int) -> None:
+    """Resting hands (a hand still over a square for six frames) and hovering tiles (held still
+    above a square, then put beside it; every other one with no hand in view while it hovers),
+    at squares chosen by `seed`; at most half as many as the game's `moves`, at least one."""
     rng = random.Random(seed + 31)
     board = writer.board
     squares = [
@@ -307,10 +308,10 @@ def _extra_moves(writer: ScriptWriter, case: HarshCase, seed: int) -> None:
         for r in board.locations
         if not r.name.startswith("slot") and r.name not in case.avoid
     ]
-    for _ in range(case.resting):
+    for _ in range(min(case.resting, max(1, moves // 2))):
         over = rng.choice(squares)
         writer.cross(over, linger=6)
-    for i in range(case.hovering):
+    for i in range(min(case.hovering, max(1, moves // 2))):
         empty = [s for s in squares if not writer.content.get(s)]
         target = rng.choice(empty)
         near = [n for n in _beside(board, target) if n in squares]
