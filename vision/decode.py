@@ -35,7 +35,6 @@ class DecodeSettings:
     px_per_mm: float = 3.5
     margin_mm: float = 4.0
     interior: float = 0.7
-    max_chroma: float = 10.0
     max_texture: float = 0.03
     min_brightness: float = 0.35
     size_tolerance: float = 0.3
@@ -99,12 +98,14 @@ class LocationDecoder:
     not. Explained: plain mat (neutral colour after white balance, at least `min_brightness` of
     the mat's white, so a hard shadow is still mat, and without fabric-like texture), each read
     marker's sticker, and around it the piece's own body: the colour of a ring just outside the
-    sticker, whatever that colour is. The rest covers the location: a hand of any skin tone, a
-    sleeve, something that is not a piece. More than `max_cover` of the area covered makes the
-    location OCCLUDED (unknown), even with markers read (a hand may hide a second marker).
-    Without markers it is EMPTY only if its interior (the central `interior` share) is plain mat:
-    neutral, little texture once the light's smooth changes are taken out (a shadow's soft edge
-    is not texture), and bright enough; otherwise OCCLUDED.
+    sticker, whatever that colour is; and every tall piece's whole body (top and sides) where
+    its height and the camera put it on the picture (`TallTop`). The rest covers the location:
+    a hand of any skin tone, a sleeve, something that is not a piece. More than `max_cover` of
+    the area covered makes the location OCCLUDED (unknown), even with markers read (a hand may
+    hide a second marker); else its markers are what it holds, whatever leans over its edge.
+    Without markers it is EMPTY only if its paper and its printed outline are seen (`_paper`,
+    `_outline_seen`); otherwise OCCLUDED, with the reason. A marker seen bigger than those lying
+    on the board (`board_scale`, by `above_board`) is held above it: OCCLUDED, HELD.
 
     Saturated glare (pixels at `glare_level` or more over `glare_fraction` of the location while
     the mat around it, `local_white`, is not saturated) makes a location unreadable: OCCLUDED
