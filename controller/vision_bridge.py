@@ -48,7 +48,9 @@ def stickers(catalogue: Catalogue, copies: dict[int, int] | None = None) -> tupl
 def observation(view: SettledView, catalogue: Catalogue) -> TableObservation:
     """A settled view in the rules' terms: pieces per location (rotations reduced to the turns that
     look different for that piece), occluded locations as unknown, unknown ids dropped; where
-    tall pieces stand on a piece they hide, the location is `on_top`."""
+    tall pieces stand on a piece they hide, the location is `on_top`: where vision sees the rim
+    of a piece beneath (ON_TOP), and wherever only tall pieces are read (a minecart, a wagon):
+    what lies under a tall piece is never seen for sure, whatever shows round its foot."""
     entries = catalogue.by_marker()
     pieces: dict[str, list[PlacedPiece]] = {}
     unknown = set()
@@ -57,7 +59,10 @@ def observation(view: SettledView, catalogue: Catalogue) -> TableObservation:
         if reading.state == LocationState.OCCLUDED:
             unknown.add(reading.name)
             continue
-        if reading.reason == ON_TOP:
+        tall = [entries.get(m.marker_id) for m in reading.markers]
+        if reading.reason == ON_TOP or (
+            tall and all(e is not None and e.height_mm > 0 for e in tall)
+        ):
             on_top.add(reading.name)
         for m in reading.markers:
             entry = entries.get(m.marker_id)
