@@ -26,6 +26,7 @@ from controller.api import game_routes, history_routes, host_routes, stream
 from controller.api.deps import PinGuard, Table
 from controller.api.http import BodyLimit
 from controller.api.models import MAX_DETAIL, PROBLEMS, STATUS
+from controller.api.workers import shared
 from controller.game.access import Refused
 from controller.game.store import StoreError
 
@@ -67,6 +68,7 @@ def create_app(table: Table, address: str = "") -> FastAPI:
     app.state.table = table
     app.state.address = address
     app.state.pin_guard = PinGuard()
+    shared()  # the worker threads start with the app: a burst of requests adds none
     app.add_middleware(BodyLimit)
 
     @app.exception_handler(Refused)

@@ -11,11 +11,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
 from fastapi import Path as FastPath
-from starlette.concurrency import run_in_threadpool
 
 from controller.api import looks
 from controller.api.deps import TableDep, Who
 from controller.api.models import MAX_ID, ActionRequest, AnswerRequest, PlayerRequest
+from controller.api.workers import in_worker
 from controller.game.access import Asker
 from controller.game.computers import ComputerPlayers, Hint
 from controller.game.phrasing import Phrasebook, book_for
@@ -120,7 +120,7 @@ async def events(
     game_id = game or table.owner.snapshot.game_id
     if game_id is None:
         return []
-    return await run_in_threadpool(rendered_rows, table, who, game_id, after, 1000)
+    return await in_worker(rendered_rows, table, who, game_id, after, 1000)
 
 
 @router.get("/api/events/kinds", summary="The kinds of log rows (the live stream's event names)")

@@ -6,10 +6,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
 from fastapi import Path as FastPath
-from starlette.concurrency import run_in_threadpool
 
 from controller.api.deps import TableDep
 from controller.api.models import MAX_ID
+from controller.api.workers import in_worker
 from controller.game.phrasing import book_for
 from controller.game.replay import Replays, StepBeyond
 from controller.game.store import MAX_ROWS
@@ -27,7 +27,7 @@ async def finished(table: TableDep) -> list[dict[str, Any]]:
             for g in table.reader.games(True)
         ]
 
-    games = await run_in_threadpool(read)
+    games = await in_worker(read)
     return [
         {
             "id": g.id,
@@ -65,4 +65,4 @@ async def replay(
         except StepBeyond as error:
             raise HTTPException(404, str(error)) from None
 
-    return await run_in_threadpool(show)
+    return await in_worker(show)

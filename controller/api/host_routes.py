@@ -10,7 +10,6 @@ from typing import Annotated, Any
 import segno
 from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi import Path as FastPath
-from starlette.concurrency import run_in_threadpool
 
 from controller.api.deps import Host, TableDep
 from controller.api.models import (
@@ -21,6 +20,7 @@ from controller.api.models import (
     StartRequest,
     UndoRequest,
 )
+from controller.api.workers import in_worker
 
 router = APIRouter()
 
@@ -51,7 +51,7 @@ async def start(request: StartRequest, table: TableDep, who: Host) -> dict[str, 
     options = dict(request.options)
     if "card_file" in options:
         folder: Path | None = getattr(table, "card_folder", None)
-        options["card_file"] = await run_in_threadpool(card_file, folder, options["card_file"])
+        options["card_file"] = await in_worker(card_file, folder, options["card_file"])
 
     def begin(game: Any) -> int | None:
         game.start(request.game, options, request.seed)
@@ -130,7 +130,7 @@ async def seat_qr(
         segno.make(link, error="m").save(picture, kind="svg", scale=6, xmldecl=False)
         return picture.getvalue()
 
-    return Response(await run_in_threadpool(draw), media_type="image/svg+xml")
+    return Response(await in_worker(draw), media_type="image/svg+xml")
 
 
 @router.get(
@@ -158,6 +158,6 @@ async def record(
     game_id: Annotated[int, FastPath(ge=1, le=MAX_ID)], table: TableDep, who: Host
 ) -> dict[str, Any]:
     try:
-        return await run_in_threadpool(table.reader.record_json, game_id)
+        return await in_worker(table.reader.record_json, game_id)
     except KeyError:
         raise HTTPException(404, f"no game {game_id}") from None

@@ -13,13 +13,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
-from starlette.concurrency import run_in_threadpool
 
 from controller.api.deps import TableDep, Who
 from controller.api.game_routes import rendered_rows
 from controller.api.models import MAX_ID
+from controller.api.workers import in_worker
 from controller.game.access import Asker
-from controller.game.owner import Subscriber
+from controller.game.owner import RenderedEvent, Subscriber
 from controller.game.privacy import audience
 from controller.game.snapshot import GameSnapshot
 
@@ -73,15 +73,10 @@ async def _events(table: TableDep, who: Asker, after: int | None) -> AsyncIterat
     try:
         sent = last if after is None else after
         if sent < last and snap.game_id is not None:  # the open game's rows only
-            rows = await run_in_threadpool(
-                rendered_rows, table, who, snap.game_id, sent, CATCH_UP_ROWS
-            )
-            for row in rows:
-                if row["id"] > last:
-                    break
-                yield _line(row["id"], row["kind"], row)
-                sent = row["id"]
-            if rows and sent < last and len(rows) >= CATCH_UP_ROWS:
+            lines, sent, more = await _catch_up(table, who, snap.game_id, sent, last)
+            if lines:
+                yield b"".join(lines)
+            if more:
                 yield b"retry: 100\n\n"
                 return  # more to catch up: the phone reconnects after the last row it got
         yield _view(snap, who)
@@ -91,23 +86,76 @@ async def _events(table: TableDep, who: Asker, after: int | None) -> AsyncIterat
             except TimeoutError:
                 yield b": keep-alive\n\n"
                 continue
+            # One write for every round waiting (rows, then the view after them): each write
+            # is a trip through the server for every phone, so a busy round costs one.
+            lines = []
+            while item is not None:
+                for event in item.events:
+                    if event.id > sent:
+                        lines.append(_row(event, who))
+                        sent = event.id
+                if item.snapshot is not None:
+                    lines.append(_view(item.snapshot, who))
+                if subscriber.queue.empty():
+                    break
+                item = subscriber.queue.get_nowait()
+            if lines:
+                yield lines[0] if len(lines) == 1 else b"".join(lines)
             if item is None:
                 return  # the service stops, or this phone fell too far behind: it reconnects
-            for event in item.events:
-                if event.id > sent:
-                    form = event.by_audience.get(audience(who, event.players))
-                    if form is None:
-                        form = event.by_audience[Asker.spectator()]
-                    yield _line(event.id, event.kind, form)
-                    sent = event.id
-            if item.snapshot is not None:
-                yield _view(item.snapshot, who)
     finally:
         owner.unsubscribe(subscriber)
 
 
+async def _catch_up(
+    table: TableDep, who: Asker, game_id: int, sent: int, last: int
+) -> tuple[list[bytes], int, bool]:
+    """The rows of the open game after `sent` up to `last` (at most CATCH_UP_ROWS): from the
+    owner's kept rows when it has them all (as published: nothing read, nothing rendered), else
+    read and rendered on a worker. Returns the lines, the last row in them, and whether more
+    remain."""
+    kept = table.owner.rows_after(game_id, sent, CATCH_UP_ROWS)
+    lines = []
+    if kept is not None:
+        for event in kept:
+            if event.id > last:
+                break
+            lines.append(_row(event, who))
+            sent = event.id
+        return lines, sent, sent < last and len(kept) >= CATCH_UP_ROWS
+    rows = await in_worker(rendered_rows, table, who, game_id, sent, CATCH_UP_ROWS)
+    for row in rows:
+        if row["id"] > last:
+            break
+        lines.append(_line(row["id"], row["kind"], row))
+        sent = row["id"]
+    return lines, sent, bool(rows) and sent < last and len(rows) >= CATCH_UP_ROWS
+
+
 def _line(row: int, kind: str, data: dict[str, Any]) -> bytes:
     return f"id: {row}\nevent: {kind}\ndata: {json.dumps(data, sort_keys=True)}\n\n".encode()
+
+
+# Encoded rows by (row, audience), keyed by the rendered row object (kept in the entry, so its id
+# is never another's while kept): a row goes to every phone of an audience as the same bytes.
+_ROWS: dict[tuple[int, Asker], tuple[RenderedEvent, bytes]] = {}
+MAX_ENCODED = 4096
+
+
+def _row(event: RenderedEvent, who: Asker) -> bytes:
+    """A published row as `who` may see it, encoded once per row and audience."""
+    seen = audience(who, event.players)
+    if seen not in event.by_audience:
+        seen = Asker.spectator()
+    key = (id(event), seen)
+    cached = _ROWS.get(key)
+    if cached is not None and cached[0] is event:
+        return cached[1]
+    if len(_ROWS) >= MAX_ENCODED:
+        _ROWS.clear()
+    line = _line(event.id, event.kind, event.by_audience[seen])
+    _ROWS[key] = (event, line)
+    return line
 
 
 # Encoded views by (snapshot, audience), keyed by the snapshot object and not its version: two

@@ -54,7 +54,7 @@ def serve_probed(data: str, port: int, stamps: str, camera: str) -> None:
     from hardware.virtual_board import VirtualBoard
 
     out = open(stamps, "a", buffering=1)  # noqa: SIM115 (open for the process's life)
-    probe: dict[str, float | None] = {"changed": None, "judging": None}
+    probe: dict[str, float | None] = {"changed": None, "judging": None, "judged_at": None}
 
     def stamped(method: Callable[..., float]) -> Callable[..., float]:
         def changed(board: VirtualBoard, row: int, col: int) -> float:
@@ -69,6 +69,7 @@ def serve_probed(data: str, port: int, stamps: str, camera: str) -> None:
 
     def observing(game: LiveGame, observation: Any) -> Any:
         probe["judging"] = probe["changed"]
+        probe["judged_at"] = time.monotonic()
         try:
             return observe(game, observation)
         finally:
@@ -78,9 +79,9 @@ def serve_probed(data: str, port: int, stamps: str, camera: str) -> None:
         init(game, *args, **kwargs)
 
         def written(event: Any) -> None:
-            at = probe["judging"]
-            if at is not None:
-                out.write(f"row {event.id} {at:.6f}\n")
+            at, judged = probe["judging"], probe["judged_at"]
+            if at is not None and judged is not None:
+                out.write(f"row {event.id} {at:.6f} {judged:.6f}\n")
                 probe["changed"] = None  # later rows of the same change are not timed again
 
         game.listeners.append(written)
@@ -147,6 +148,8 @@ class LoadReport:
     change_to_phone_p50_ms: float
     change_to_phone_p99_ms: float
     change_to_phone_max_ms: float
+    judge_to_phone_p50_ms: float  # the part after the table settled: referee, log, phones
+    judge_to_phone_p99_ms: float
     phones_connected: int
     phone_refusals: int
     guesses: int
@@ -349,13 +352,15 @@ async def _clients(
     return seen, peak
 
 
-def _changes(stamps: Path, arrivals: list[tuple[int, float]]) -> list[float]:
-    """Each timed row's arrival at each phone, in ms after its magnet changed."""
-    changed: dict[int, float] = {}
+def _changes(stamps: Path, arrivals: list[tuple[int, float]]) -> tuple[list[float], list[float]]:
+    """Each timed row's arrival at each phone, in ms after its magnet changed, and in ms after
+    the owner began judging the settled table that made it (the camera's settling excluded)."""
+    changed: dict[int, tuple[float, float]] = {}
     for line in stamps.read_text().splitlines():
-        _, row, at = line.split()
-        changed[int(row)] = float(at)
-    return [(t - changed[row]) * 1000 for row, t in arrivals if row in changed]
+        _, row, at, judged = line.split()
+        changed[int(row)] = (float(at), float(judged))
+    timed = [(t, changed[row]) for row, t in arrivals if row in changed]
+    return [(t - at) * 1000 for t, (at, _) in timed], [(t - j) * 1000 for t, (_, j) in timed]
 
 
 def _most_in_a_minute(times: list[float]) -> int:
@@ -420,7 +425,7 @@ def run(
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        changes = _changes(stamps, seen.arrivals)
+        changes, judged = _changes(stamps, seen.arrivals)
     return LoadReport(
         seconds=seconds,
         phones=phones,
@@ -438,6 +443,8 @@ def run(
         change_to_phone_p50_ms=_quantile(changes, 0.5),
         change_to_phone_p99_ms=_quantile(changes, 0.99),
         change_to_phone_max_ms=round(max(changes, default=0.0), 1),
+        judge_to_phone_p50_ms=_quantile(judged, 0.5),
+        judge_to_phone_p99_ms=_quantile(judged, 0.99),
         phones_connected=seen.phones_connected,
         phone_refusals=seen.phone_refusals,
         guesses=seen.guesses,

@@ -15,6 +15,7 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from rules.registry import GAMES, new_game
 log = logging.getLogger("railtable")
 
 T = TypeVar("T")
+KEPT_ROWS = 2000  # the open game's latest rows kept rendered: a phone's catch-up reads no log
 Command = Callable[[LiveGame], Any]
 JsonDict = dict[str, Any]
 
@@ -43,6 +45,7 @@ class RenderedEvent:
     """A log row as each audience may see it (rendered once, on the owner's thread)."""
 
     id: int
+    game_id: int
     kind: str
     players: int  # of the row's game: who is a seat in `by_audience`
     by_audience: Mapping[Asker, JsonDict]
@@ -131,6 +134,11 @@ class GameOwner:
         self._status: JsonDict = {}
         self._next_tick = 0.0
         self._books: dict[int, Phrasebook] = {}  # each game's words, by game id (the latest few)
+        # The open game's rows as published, rendered: every one of game `_kept_game` after row
+        # `_kept_after` (rows written before the owner started are not among them).
+        self._kept: deque[RenderedEvent] = deque(maxlen=KEPT_ROWS)
+        self._kept_game: int | None = None
+        self._kept_after = 0
         game.listeners.append(self._pending.append)
 
     # ---- the owner's thread
@@ -159,7 +167,8 @@ class GameOwner:
         if self._ident is None:
             self._ident = threading.get_ident()
         if self._version == 0:
-            self._row = self.game.log.last_id()
+            self._row = self._kept_after = self.game.log.last_id()
+            self._kept_game = self.game.record.id if self.game.record is not None else None
         while True:
             try:
                 item = self._commands.get_nowait()
@@ -278,6 +287,8 @@ class GameOwner:
         with self._lock:
             if events:
                 self._row = max(self._row, max(e.id for e in events))
+            for row in rendered:
+                self._keep(row)
             subscribers = list(self._subscribers)
         if rendered:
             for sub in subscribers:
@@ -289,6 +300,28 @@ class GameOwner:
             subscribers = list(self._subscribers)
         for sub in subscribers:
             sub.deliver(Published((), snap))
+
+    def _keep(self, row: RenderedEvent) -> None:
+        """Keep a published row (under the lock): a new game's first row starts afresh."""
+        if row.game_id != self._kept_game:
+            if self._kept_game is not None and row.game_id < self._kept_game:
+                return  # a row of an earlier game (a correction of a finished one): not kept
+            self._kept.clear()
+            self._kept_game, self._kept_after = row.game_id, row.id - 1
+        elif len(self._kept) == self._kept.maxlen:
+            self._kept_after = self._kept[0].id  # the oldest is dropped
+        self._kept.append(row)
+
+    def rows_after(self, game_id: int, after: int, limit: int) -> list[RenderedEvent] | None:
+        """Up to `limit` of game `game_id`'s rows after row `after`, as published, if all of
+        them are kept (a phone's catch-up, read from memory); None: read them from the log."""
+        with self._lock:
+            if game_id != self._kept_game or after < self._kept_after:
+                return None
+            first = len(self._kept)
+            while first > 0 and self._kept[first - 1].id > after:
+                first -= 1
+            return [self._kept[i] for i in range(first, min(len(self._kept), first + limit))]
 
     def _render(self, event: Event) -> RenderedEvent:
         record = self.game.record
@@ -302,7 +335,9 @@ class GameOwner:
         if self.game.record is not None and record is not None and record.id == self.game.record.id:
             for seat in self.game.computers:  # the computer's seat sees what everyone does
                 forms[Asker.at(seat)] = forms[Asker.spectator()]
-        return RenderedEvent(event.id, event.kind.value, players, MappingProxyType(forms))
+        return RenderedEvent(
+            event.id, event.game_id, event.kind.value, players, MappingProxyType(forms)
+        )
 
     def _book(self, record: GameRecord | None) -> Phrasebook:
         """The words of a row's game: the open game's as they stand, else as it ended."""
