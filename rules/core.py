@@ -643,9 +643,10 @@ class GameWords:
     location id that is not already its printed name (a card slot "lane.3": "trick lane space
     4"); a card's name is its catalogue label unless `cards` names it more shortly.
     `seat_colour(state, seat)` is the colour name of the seat's own pieces, where the game gives
-    a seat pieces of one colour (else None)."""
+    a seat pieces of one colour (else None); `ended`, why a finished game ended."""
 
     places: Mapping[str, str] = dataclasses.field(default_factory=dict)
     cards: Mapping[str, str] = dataclasses.field(default_factory=dict)  # shorter than labels
     options: Mapping[str, OptionWords] = dataclasses.field(default_factory=dict)
     seat_colour: Callable[[Any, int], str | None] | None = None
+    ended: str = "the game is over"  # why a game ends, where its state does not say

@@ -105,7 +105,7 @@ export function drawHealth(state) {
   for (const k of ["camera", "board"]) {
     const ok = ["calibrated", "connected", "simulated"].includes(s[k].state);
     $(k).textContent = s[k].state;
-    $(k).className = "badge " + (ok ? "ok" : (s[k].state === "none" ? "" : "bad"));
+    $(k).className = "badge " + (ok ? "ok" : (["none", "waiting"].includes(s[k].state) ? "" : "bad"));
     const detail = s[k].detail || "";  // said once: "calibrated; 4 of 4 …" after the badge "calibrated"
     $(k + "-detail").textContent = detail.startsWith(s[k].state) ? detail.slice(s[k].state.length).replace(/^[;:,]\s*/, "") : detail;
   }

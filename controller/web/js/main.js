@@ -39,6 +39,10 @@ function draw() {
   drawScores(state, g ? lookFor(g.name) : null, closeUp);
   drawMine(state, act);
   drawFinished(state);
+  // No game open: no empty board or scores; on the end screen, no verdict saying it again.
+  $("board-part").hidden = !state.view.table;
+  $("scores-part").hidden = !state.view.state;
+  $("verdict").hidden = Boolean(!g && state.view.finished);
   drawNames(state);
   drawJoin();
 }
@@ -59,7 +63,7 @@ let colour = null;
 function drawJoin() {
   const g = gameOf(state);
   const me = state.role === "seat" ? playersOf(state)[state.seat] : null;
-  const ask = Boolean(state.joined && me && !joinAsked);
+  const ask = Boolean(g && state.joined && me && !joinAsked);  // not on a game's end screen
   $("join").hidden = !ask;
   if (!ask || $("join").dataset.shown) return;
   $("join").dataset.shown = "1";
@@ -160,6 +164,7 @@ function onView(view) {
 }
 
 function lost() {
+  $("verdict").hidden = false;
   $("verdict").textContent = "Reconnecting…";
   $("verdict").className = "";
 }

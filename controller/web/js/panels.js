@@ -126,7 +126,9 @@ export function drawVerdict(state, answer) {
          (asked ? "ask:" + v.text : "");
 }
 
-function scoreRows(body, players, scores, parts, mySeat, winners) {
+// Each player's row: name, colour and a star for a winner, what the points are made of under the
+// name (a phone's width has no room for a third column), the points.
+function scoreRows(body, players, scores, parts, mySeat, winners, none = "nothing yet") {
   body.replaceChildren();
   const order = scores.map((_, seat) => seat);
   if (mySeat !== null) order.sort((a, b) => (b === mySeat) - (a === mySeat));  // your own row first
@@ -136,10 +138,10 @@ function scoreRows(body, players, scores, parts, mySeat, winners) {
     const p = players[seat] || {name: "Player " + (seat + 1), hex: "#999"};
     th.appendChild(nameTag(p, seat === mySeat));
     if (winners.includes(seat)) th.appendChild(html("span", {class: "star"}, " ★ winner"));
+    const made = (parts[seat] || []).map((x) => `${x.what}: ${x.points}`).join(" · ");
+    th.appendChild(html("div", {class: "made"}, made || none));
     tr.appendChild(th);
-    tr.appendChild(html("td", {}, String(scores[seat])));
-    const made = (parts[seat] || []).map((x) => `${x.what}: ${x.points}`).join("; ");
-    tr.appendChild(html("td", {}, made || "nothing yet"));
+    tr.appendChild(html("td", {class: "points"}, String(scores[seat])));
     body.appendChild(tr);
   }
 }
@@ -191,11 +193,12 @@ export function drawFinished(state) {
   const open = Boolean(state.view.game);
   $("finished").hidden = !f || open;
   if (!f || open) return;
+  $("finished").dataset.game = String(f.id);
   const names = f.winners.map((s) => f.players[s] ? f.players[s].name : "Player " + (s + 1));
-  $("finished-h").textContent = `${f.title}: game over`;
+  $("finished-h").textContent = "Game over";
   $("finished-winner").textContent = names.length === 1 ? `★ ${names[0]} wins!` :
     `★ ${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} share the win!`;
-  scoreRows($("finished-scores").tBodies[0], f.players, f.scores, f.score_parts, mySeatOf(state), f.winners);
+  scoreRows($("finished-scores").tBodies[0], f.players, f.scores, f.score_parts, mySeatOf(state), f.winners, "no points");
   $("finished-why").textContent = "Why it ended: " + f.reason + ".";
   $("again").hidden = state.role !== "host";
 }
