@@ -269,7 +269,7 @@ class LiveGame:
             raise Refused(f"only the host decides {parsed.TYPE}", Refusal.NOT_ALLOWED)
         if parsed.DECISION is Decision.HIDDEN and asker.role is Role.HOST:
             raise Refused(
-                f"a hidden choice is seat {seat}'s alone: made on its own phone",
+                f"a hidden choice is seat {seat}'s alone: made on their own phone",
                 Refusal.NOT_ALLOWED,
             )
         if asker.role is Role.SEAT and asker.seat != seat:

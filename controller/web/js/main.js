@@ -3,7 +3,7 @@
 import { get, keepSeatCookie, lookOf, post } from "./api.js";
 import { counted, drawBoard, drawCloseUp } from "./board.js";
 import { $, html, playersOf } from "./dom.js";
-import { drawHealth, drawNames, setUpHost, showGames } from "./host.js";
+import { drawHealth, drawNames, followGame, setUpHost, showGames } from "./host.js";
 import {
   addEvent, drawFinished, drawHeader, drawMine, drawScores, drawVerdict, gameOf, hidesQuestion,
   setUpSound, signal,
@@ -44,6 +44,7 @@ function draw() {
   $("scores-part").hidden = !state.view.state;
   $("verdict").hidden = Boolean(!g && state.view.finished);
   drawNames(state);
+  followGame(state);
   drawJoin();
 }
 
@@ -207,6 +208,7 @@ askStatus();
 get("/api/games/available").then((games) => {
   state.games = games || [];
   showGames(state);
+  schedule();
 });
 window.addEventListener("online", () => { connect(); askStatus(); });
 // A phone that slept: the browser may have dropped the stream without telling; catch up now.

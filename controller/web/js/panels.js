@@ -95,13 +95,17 @@ export function drawVerdict(state, answer) {
   const asked = v && v.options && v.options.length;
   const actor = v && v.seat !== null && v.seat !== undefined ? v.seat : g && g.current_player >= 0 ? g.current_player : null;
   const who = actor === null ? "" : (actor === mySeat ? playerName(state, actor) + " (you)" : playerName(state, actor)) + ": ";
-  const grouped = v && drawSteps(state, v);
+  const grouped = drawSteps(state, v);  // also clears the last verdict's steps
   let text;
-  if (asked) {
+  if (asked && v.hidden) {
+    text = `${who}a choice only you make, in secret: pick it below.`;
+  } else if (asked) {
     text = `${who}the table does not show which move it was; ` +
       (state.role === "host" || v.seat === mySeat ? "pick it below." : "they pick it on their phone.");
   } else if (grouped) {
     text = `${who}${v.instructions.length} things to do on the table, marked ! on the board:`;
+  } else if (v && v.kind === "applied" && !(v.instructions || []).length) {
+    text = cap(v.words || v.text || "");  // a move seen: the last events say whose
   } else if (v) {
     const said = (v.words || v.text || "").replace(NOT_LEGAL, "");
     text = (said.startsWith(playerName(state, actor)) ? "" : who) + said;
@@ -109,12 +113,13 @@ export function drawVerdict(state, answer) {
     text = g ? "The table is as the rules expect." : state.view.finished ? "The game is over." : "No game is open: the host starts one.";
   }
   box.textContent = text;
-  box.className = v ? (v.kind === "alert" ? "alert" : "todo") : "";
+  const seen = v && v.kind === "applied" && !(v.instructions || []).length;
+  box.className = v ? (v.kind === "alert" ? "alert" : seen ? "" : "todo") : "";
   const q = $("question");
   q.replaceChildren();
   if (asked) {
     if (v.hidden) q.appendChild(html("p", {class: "secret"}, "Only you see this: nobody else's phone shows these choices."));
-    q.appendChild(html("p", {}, (state.role === "host" ? playerName(state, v.seat) + " is asked." : "Which was it?") + " Pick one:"));
+    q.appendChild(html("p", {}, (state.role === "host" ? playerName(state, v.seat) + " is asked." : v.hidden ? "Your choice." : "Which was it?") + " Pick one:"));
     v.options.forEach((o, i) => {
       const b = html("button", {class: "primary"}, o.words || o.text);
       b.onclick = () => answer(i);
@@ -231,6 +236,9 @@ function eventText(e, state) {
   if (e.kind === "undo") return `The host took back ${d.count} move${d.count === 1 ? "" : "s"}`;
   if (e.kind === "player") return `${playerName(state, e.seat)} joined`;
   if (e.kind === "verdict" && QUIET_VERDICTS.has(d.kind)) return null;
+  if (e.kind === "instruction" && (d.instructions || []).length > 3) {
+    return `To do: ${d.instructions.length} things on the table`;
+  }
   if (e.kind === "alert") return "✗ Not a legal move: " + (d.words || d.text || "").replace(NOT_LEGAL, "");
   if (d.words || d.text) return cap(d.words || d.text);
   return null;

@@ -37,7 +37,20 @@ NEVER = {
     "a file path": re.compile(r"\w/\w+\.(?:json|py|toml)\b|rules/\w|/data\b"),
     "a doubled phrase": re.compile(r"(?i)\b([a-z][a-z ,']{7,}?)(?:[:;,] |\s+)\1\b"),
     "a for an": re.compile(r"\ba [aeio][a-z]"),
+    "a doubled word": re.compile(r"(?i)\b([a-z]{3,}) \1\b"),
 }  # fmt: skip
+
+
+# The board's coordinates that lie on a place of the mat (a square, a card, a slot), as drawn.
+ON_A_PLACE = """() => {
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 &&
+                         a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const places = [...document.querySelectorAll('#mat .place > rect')]
+    .map((r) => r.getBoundingClientRect());
+  return [...document.querySelectorAll('#mat .coord')]
+    .filter((t) => places.some((p) => meet(t.getBBox && t.getBoundingClientRect(), p)))
+    .map((t) => t.textContent);
+}"""
 
 
 def _port() -> int:
@@ -180,6 +193,7 @@ def test_a_family_reads_each_game_at_a_glance(table: str, browser: Any, game: st
     else:
         assert coords and all(c in coords and r in coords for c, r in squares), (squares, coords)
     assert _slips(text) == {}, _slips(text)
+    assert page.evaluate(ON_A_PLACE) == [], "a coordinate lies on a square, card or slot"
     page.screenshot(path=str(ARTIFACTS / f"family-{game}-full.png"), full_page=True)
     page.close()
 
