@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.table.gpio import GpioPins
+from controller.table.speech import Speech, speech_setting
 from controller.venue.settings import (
     VenueSettingError,
     VenueSettings,
@@ -55,6 +56,7 @@ class Config:
     seed: int | None = None
     bots: bool = True
     ai_iterations: int = 0  # a computer player's search in iterations; 0: its level's time
+    speech: Speech = Speech.AUTO  # the table speaks (docs/configuration.md)
     gpio: GpioPins = field(default_factory=GpioPins)
     venue: VenueSettings | None = None  # the venue's broker (docs/venue.md); None: none
     trusted_proxies: tuple[str, ...] = ()  # whose X-Forwarded-For names the client
@@ -77,6 +79,14 @@ def _whole(low: int, high: int) -> Check:
         return value
 
     return check
+
+
+def _checked(check: Callable[[str, Any], Any], key: str, value: Any) -> Any:
+    """A check that says what is wrong with a ValueError, as a ConfigError."""
+    try:
+        return check(key, value)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
 
 
 def _yes_no(key: str, value: Any) -> bool:
@@ -152,6 +162,7 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "port": _whole(1, 65535),
         "pin": _pin,
         "bots": _yes_no,
+        "speech": lambda key, value: _checked(speech_setting, key, value),
     },
     "camera": {"source": _source},
     "board": {"url": _source},
@@ -227,6 +238,7 @@ def _config(data: Mapping[str, Any], path: Path) -> Config:
         pin=values.get("table.pin", ""),
         bots=values.get("table.bots", True),
         ai_iterations=values.get("ai.iterations", 0),
+        speech=values.get("table.speech", Speech.AUTO),
         camera=values.get("camera.source", "simulated"),
         board=values.get("board.url", "simulated"),
         game=values.get("game.name", "offtherails"),

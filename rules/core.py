@@ -163,7 +163,7 @@ class Action:
     def words(self) -> str:
         """What a player reads on the phone: `WORDS` filled in with the fields, else the type
         and its values in plain words."""
-        data = {k: _plain(v).replace("_", " ") for k, v in self.to_json().items()}
+        data = {k: _said(v).replace("_", " ") for k, v in self.to_json().items()}
         if self.WORDS:
             return self.WORDS.format(**data)
         values = [v for k, v in data.items() if k != "type"]
@@ -173,6 +173,14 @@ class Action:
         """Short human text: `place_tile(square=F7, exits=NS)`."""
         args = ", ".join(f"{k}={_plain(v)}" for k, v in self.to_json().items() if k != "type")
         return f"{self.TYPE}({args})"
+
+
+def _said(v: Any) -> str:
+    """A value in words: a list as "ruby and gold"."""
+    if isinstance(v, list):
+        said = [_said(x) for x in v]
+        return " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said) or "none"
+    return str(v)
 
 
 def _plain(v: Any) -> str:
@@ -647,9 +655,10 @@ class GameWords:
     location id that is not already its printed name (a card slot "lane.3": "trick lane space
     4"); a card's name is its catalogue label unless `cards` names it more shortly.
     `seat_colour(state, seat)` is the colour name of the seat's own pieces, where the game gives
-    a seat pieces of one colour (else None)."""
+    a seat pieces of one colour (else None); `ended`, why a finished game ended."""
 
     places: Mapping[str, str] = dataclasses.field(default_factory=dict)
     cards: Mapping[str, str] = dataclasses.field(default_factory=dict)  # shorter than labels
     options: Mapping[str, OptionWords] = dataclasses.field(default_factory=dict)
     seat_colour: Callable[[Any, int], str | None] | None = None
+    ended: str = "the game is over"  # why a game ends, where its state does not say

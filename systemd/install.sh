@@ -10,7 +10,9 @@ if [ "${DRY_RUN:-0}" != 1 ] && [ "$(id -u)" != 0 ]; then
   exit 2
 fi
 id railtable >/dev/null 2>&1 || run useradd --system --home /var/lib/railtable --shell /usr/sbin/nologin railtable
-run usermod -aG dialout,video,gpio railtable
+run usermod -aG dialout,video,gpio,audio railtable
+# The table speaks turns, alerts and the winner with Debian's offline speech engine.
+command -v espeak-ng >/dev/null 2>&1 || run apt-get install -y -qq espeak-ng
 run mkdir -p /opt/railtable /etc/railtable /var/lib/railtable
 run rsync -a --delete --exclude .venv --exclude .git "$here/" /opt/railtable/src/
 [ -x /opt/railtable/venv/bin/python ] || run python3 -m venv /opt/railtable/venv

@@ -106,7 +106,10 @@ async def asker(
             guard.failed(address)
             raise HTTPException(403, "wrong table PIN")
         return Asker.host()
-    game_id = served.owner.snapshot.game_id
+    snapshot = served.owner.snapshot
+    game_id = snapshot.game_id
+    if game_id is None and snapshot.finished is not None:
+        game_id = int(snapshot.finished["id"])  # its end screen: a phone is still its player's
     if x_seat_token is not None:
         seat = served.tokens.seat(x_seat_token, game_id)
         if seat is None:

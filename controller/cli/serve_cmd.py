@@ -29,7 +29,12 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         default=None,
         help="configuration file (default: $RAILTABLE_CONFIG or /etc/railtable/railtable.toml)",
     )
-    serve.add_argument("--game", default=None, help="the game started when none is open")
+    serve.add_argument(
+        "--game",
+        default=None,
+        help="the game started on a new table (after a game is over, its end screen stays "
+        "until the host starts the next one)",
+    )
     serve.add_argument("--players", type=int, default=None)
     serve.add_argument("--seed", type=int, default=None)
     serve.add_argument(
@@ -57,6 +62,12 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         default=None,
         help="a computer player's search in iterations (default: its level's time, 1 s normal)",
     )
+    serve.add_argument(
+        "--speech",
+        default=None,
+        help='"on", "off" or "auto" (default: on where espeak-ng and a speaker are found, off on '
+        "the simulated table): the table says whose turn it is, alerts and the winner",
+    )
     serve.set_defaults(handler=_serve)
 
 
@@ -70,10 +81,19 @@ def _pin(given: str, check: Any) -> str:
         ) from None
 
 
+def _speech(given: str, check: Any) -> Any:
+    """`--speech` as the configuration file accepts `[table] speech`."""
+    try:
+        return check("--speech", given)
+    except ValueError:
+        raise ValueError(f'--speech {given}: must be "auto", "on" or "off"') from None
+
+
 def _serve(args: argparse.Namespace) -> int:
     from controller.config import check_game, check_pin, default_path, load_config
     from controller.serve import configure_logging, listen, phone_address, run_service
     from controller.table.service import ServiceSettings
+    from controller.table.speech import speech_setting
 
     config = load_config(args.config if args.config is not None else default_path())
     given = {
@@ -88,6 +108,7 @@ def _serve(args: argparse.Namespace) -> int:
         "pin": None if args.pin is None else _pin(args.pin, check_pin),
         "address": args.address,
         "ai_iterations": args.ai_iterations,
+        "speech": None if args.speech is None else _speech(args.speech, speech_setting),
     }
     config = dataclasses.replace(config, **{k: v for k, v in given.items() if v is not None})
     if args.no_bots:
@@ -116,6 +137,7 @@ def _serve(args: argparse.Namespace) -> int:
         ai_iterations=config.ai_iterations,
         gpio=config.gpio,
         venue=config.venue,
+        speech=config.speech,
     )
     sock = listen(config.listen, config.port)  # a busy port says so before anything is printed
     address = config.address or phone_address(config.listen, config.port)

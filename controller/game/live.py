@@ -26,6 +26,7 @@ from controller.game.store import (
     GameRecord,
     StoreError,
     action_entry,
+    replay,
 )
 from controller.referee.deck import digital_draw
 from controller.referee.judge import Alternative, Referee, Verdict, VerdictKind
@@ -78,6 +79,22 @@ class LiveGame:
         self.chosen = named.chosen(self.log.events(record.id, limit=MAX_ROWS))
         self._draw_chance()  # a plug pulled between a move and its draws: draw them now, the same
         self._ask_for_draws()
+        return True
+
+    def recall(self) -> bool:
+        """No game open, and the last one is over: its end screen again (after a restart), with
+        what it left on the table; False on a new table or with a game open."""
+        record = self.log.last_game()
+        if record is None or record.is_open:
+            return False
+        events = self.log.events(record.id, limit=MAX_ROWS)
+        ends = [e.data for e in events if e.kind is EventKind.END]
+        reason = str(ends[-1].get("reason") or "the game is over") if ends else "the game is over"
+        self._load(record, replay(record, events))
+        self.chosen = named.chosen(events)
+        self.finished = self.summary(reason)
+        self.record = None
+        self.state = None
         return True
 
     def start(self, name: str, options: Mapping[str, Any], seed: int | None = None) -> State:
@@ -373,7 +390,7 @@ class LiveGame:
             raise Refused(f"only the host decides {parsed.TYPE}", Refusal.NOT_ALLOWED)
         if parsed.DECISION is Decision.HIDDEN and asker.role is Role.HOST:
             raise Refused(
-                f"a hidden choice is seat {seat}'s alone: made on its own phone",
+                f"a hidden choice is seat {seat}'s alone: made on their own phone",
                 Refusal.NOT_ALLOWED,
             )
         if asker.role is Role.SEAT and asker.seat != seat:
@@ -584,7 +601,9 @@ class LiveGame:
 
     def _check_end(self) -> None:
         if self.state is not None and self.state.is_over and self.record is not None:
-            reason = str(self.state.to_json().get("end_reason") or "the game is over")
+            words = self.info.words if self.info is not None else None
+            ended = words.ended if words is not None else "the game is over"
+            reason = str(self.state.to_json().get("end_reason") or ended)
             self.end(reason)
 
     def _publish(self, events: list[Event]) -> None:

@@ -72,13 +72,23 @@ class Phrasebook:
         if not text:
             return text
         if self._ids is not None:
-            text = self._ids.sub(lambda m: self.names[m.group(1)], text)
+            text = self._ids.sub(self._named, text)
         text = _SEAT.sub(lambda m: self.seat(int(m.group(1))), text)
         text = _AN.sub(lambda m: m.group(1) + "n ", text)
         previous = None
         while previous != text:
             previous, text = text, _TWICE.sub(r"\1", text)
         return text
+
+    def _named(self, match: re.Match[str]) -> str:
+        """An id's name; its last word left out where the line says it next ("reservation
+        card" said of "the reservation card", not "the reservation card card")."""
+        name = self.names[match.group(1)]
+        head, _, last = name.rpartition(" ")
+        after = match.string[match.end() :]
+        if head and re.match(rf" {re.escape(last)}\b", after):
+            return head
+        return name
 
     def verdict(self, data: Mapping[str, Any] | None) -> dict[str, Any] | None:
         """A verdict's JSON with every line in players' words (and `places`: the names of the

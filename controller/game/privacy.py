@@ -26,7 +26,7 @@ def verdict_for(data: dict[str, Any], who: Asker) -> dict[str, Any]:
     if data.get("kind") in (VerdictKind.CHOICE.value, VerdictKind.NEEDS_INPUT.value):
         hidden["options"] = []
         if data.get("hidden"):
-            hidden["text"] = f"seat {seat} makes a hidden choice on its own phone"
+            hidden["text"] = f"seat {seat} makes a hidden choice on their own phone"
         elif seat is None:
             hidden["text"] = "the host is asked what the table cannot show"
         else:

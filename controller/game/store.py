@@ -139,6 +139,11 @@ class _Queries:
         row = self._db().execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         return _record(row) if row else None
 
+    def last_game(self) -> GameRecord | None:
+        """The game started last, open or finished; None on a new table."""
+        row = self._db().execute("SELECT * FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        return _record(row) if row else None
+
     def games(self, finished: bool = True) -> list[GameRecord]:
         where = "ended_at IS NOT NULL" if finished else "1"
         rows = self._db().execute(f"SELECT * FROM games WHERE {where} ORDER BY id DESC").fetchall()

@@ -133,11 +133,16 @@ class Verdict:
         }
 
     def words(self) -> str:
-        """The verdict for a player's phone: the same, with the moves seen in players' words."""
-        if self.kind is not VerdictKind.APPLIED:
-            return self.text
+        """The verdict for a player's phone: the same, with the moves seen in players' words
+        (also before a question the move leads to)."""
         shown = [a for a in self.actions if _shown(a)]
-        return "seen on the table: " + ("; ".join(a.words() for a in shown) or "nothing new")
+        seen = "seen on the table: " + ("; ".join(a.words() for a in shown) or "nothing new")
+        if self.kind is VerdictKind.APPLIED:
+            return seen
+        applied = "applied: " + _text(self.actions)
+        if self.actions and self.text.startswith(applied):
+            return seen + self.text[len(applied) :]
+        return self.text
 
 
 @dataclass(frozen=True)

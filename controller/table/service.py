@@ -28,6 +28,7 @@ from controller.simulated.bots import Bots
 from controller.simulated.camera import SimulatedCamera
 from controller.simulated.table import PhysicalTable
 from controller.table.gpio import GpioPins, TableIO
+from controller.table.speech import EspeakSpeaker, Narrator, Speaker, Speech, Voice, speaks
 from controller.table.systemd import notify, watchdog_interval
 from controller.venue.publisher import VenuePublisher
 from controller.venue.settings import VenueSettings
@@ -73,6 +74,7 @@ class ServiceSettings:
     # else its level's time (normal 1 s, strong 3 s)
     gpio: GpioPins = field(default_factory=GpioPins)
     venue: VenueSettings | None = None  # publish to the venue's broker (docs/venue.md)
+    speech: Speech = Speech.AUTO  # the table speaks turns, alerts and the winner (espeak-ng)
 
 
 @dataclass
@@ -163,6 +165,9 @@ class TableService:
         self._petted = 0.0
         self.on_stop: Any = None  # set by whoever serves the API: stop serving too
         self.io = TableIO(settings.gpio)
+        self.voice: Voice | None = None
+        if speaks(settings.speech, SIMULATED in (settings.board, settings.camera)):
+            self.speak_with(EspeakSpeaker())
         self.venue: VenuePublisher | None = None
         if settings.venue is not None:
             self.venue = VenuePublisher(
@@ -173,6 +178,12 @@ class TableService:
             )
             publisher = self.venue
             self.game.listeners.append(lambda _: publisher.wake())
+
+    def speak_with(self, speaker: Speaker) -> Voice:
+        """The table speaks through `speaker` (espeak-ng; a test's fake), off the owner's thread."""
+        self.voice = Voice(speaker)
+        self.game.listeners.append(Narrator(self.game, self.voice).heard)
+        return self.voice
 
     # ---- life cycle
     def start(self, thread: bool = True) -> None:
@@ -187,12 +198,22 @@ class TableService:
             self._open()
         if self.venue is not None:
             self.venue.start()
+        if self.voice is not None:
+            self.voice.start()
 
     def _open(self) -> None:
-        if not self.game.resume():
+        """Resume the open game; else show the last game's end screen until the host starts
+        another (a restart must not hide who won); else, on a new table, start the default game."""
+        if self.game.resume():
+            self._start_inputs()
+        elif self.game.recall():
+            log.info("the last game is over: its end screen stays until the host starts another")
+            for health in (self.camera_health, self.board_health):
+                health.set("waiting", "no game open: the host starts the next one")
+        else:
             s = self.settings
             self.game.start(s.game, {**s.options, "players": s.players}, s.seed)
-        self._start_inputs()
+            self._start_inputs()
         notify("READY=1")
 
     def _start_inputs(self) -> None:
@@ -328,6 +349,8 @@ class TableService:
         """Stop the owner, let go of the inputs and close the log (on the owner's thread)."""
         if self.venue is not None:
             self.venue.stop()
+        if self.voice is not None:
+            self.voice.stop()
         if self.owner.thread_ident is not None and not self.owner.on_owner_thread:
             try:
                 self.owner.call_sync(lambda _: self._close(), timeout=15)
@@ -550,6 +573,7 @@ class TableService:
             "computers": vars(self.computers.stats).copy(),
             "gpio": self.io.health(),
             "venue": None if self.venue is None else self.venue.health().to_json(),
+            "speech": self.voice is not None,
             "uptime_s": round(time.time() - self.started_at, 1),
         }
 

@@ -54,4 +54,4 @@ for _lane in range(1, MAX_LANES + 1):
     PLACES[start_slot(_lane)] = f"the start of lane {_lane}"
     PLACES[destination_slot(_lane)] = f"the end of lane {_lane}"
 
-WORDS = GameWords(places=PLACES, options=OPTIONS)
+WORDS = GameWords(places=PLACES, options=OPTIONS, ended="all three rounds are played")

@@ -114,7 +114,7 @@ class Split(Action):
     """The hit minecart's owner splits its jewels: `pile` is pile 1 (the larger when odd)."""
 
     TYPE = "split"
-    WORDS = "split the jewels: {pile}"
+    WORDS = "split the jewels: {pile} in pile 1, the rest in pile 2"
     DECISION = Decision.HIDDEN  # concealed: the hit cart's owner alone knows the piles
     pile: tuple[Gem, ...]
 

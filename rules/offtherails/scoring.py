@@ -40,7 +40,7 @@ def score_parts(tabletop: Tabletop) -> list[list[tuple[str, float]]]:
     out = []
     for seat, stock in enumerate(tabletop.stockpiles):
         parts = [
-            (f"{stock[gem.order]} {gem.value}", float(stock[gem.order] * gem.points))
+            (_counted(stock[gem.order], gem.value), float(stock[gem.order] * gem.points))
             for gem in Gem
             if stock[gem.order] and gem.points
         ]
@@ -48,12 +48,25 @@ def score_parts(tabletop: Tabletop) -> list[list[tuple[str, float]]]:
             parts.append(("most rubies", float(RUBY_BONUS)))
         carts = bonus_carts(tabletop, seat)
         if carts:
-            parts.append((f"{carts} minecarts in supply", float(CART_BONUS * carts)))
+            kept = (
+                "in supply"
+                if tabletop.settings.cart_bonus is CartBonus.IN_SUPPLY
+                else "not derailed"
+            )
+            parts.append((f"{_counted(carts, 'minecart')} {kept}", float(CART_BONUS * carts)))
         if tabletop.claimed[seat]:
             missions = len(tabletop.claimed[seat])
-            parts.append((f"{missions} missions", float(MISSION_POINTS * missions)))
+            parts.append((_counted(missions, "mission"), float(MISSION_POINTS * missions)))
         out.append(parts)
     return out
+
+
+_PLURALS = {"ruby": "rubies", "gold": "gold"}
+
+
+def _counted(count: int, thing: str) -> str:
+    """A count in words: "1 ruby", "2 rubies", "3 gold", "2 minecarts"."""
+    return f"{count} {thing if count == 1 else _PLURALS.get(thing, thing + 's')}"
 
 
 def bonus_carts(tabletop: Tabletop, seat: int) -> int:

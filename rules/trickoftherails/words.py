@@ -69,4 +69,6 @@ CARD_NAMES = {
     if card.kind is Kind.RAILWAY and card.company is not None
 }
 
-WORDS = GameWords(places=PLACES, cards=CARD_NAMES, options=OPTIONS)
+WORDS = GameWords(
+    places=PLACES, cards=CARD_NAMES, options=OPTIONS, ended="the last trick is played"
+)

@@ -128,6 +128,13 @@ function card(g, p, look, loc) {
 }
 
 const FORMS = {tile, token, chasm, station, rail, card};
+const ON_TOP = {chasm: 1, token: 2};  // a minecart or wagon on its track tile, not under it
+
+// The pieces of one place in the order they are drawn: tiles and cards first, tokens on top.
+function underFirst(pieces, look) {
+  const layer = (p) => ON_TOP[lookUp(look, p).form] || 0;
+  return [...pieces].sort((a, b) => layer(a) - layer(b));
+}
 
 export function drawPiece(p, look, loc) {
   const g = el("g", {"aria-hidden": "true"});
@@ -147,18 +154,45 @@ function shortName(place) {
 }
 
 // The board's coordinates on every edge: column names above and below, row names either side.
-function drawAxes(svg, axes, size) {
-  if (!axes || !axes.box) return;
+// A label that would lie on a card or slot beside the grid (Derailed!'s stations) moves out past
+// it, and all the labels of that edge with it, so that they stay in one line. Returns the box
+// [left, top, right, bottom] the labels take, to fit the drawing around.
+function drawAxes(svg, axes, size, others) {
+  if (!axes || !axes.box) return null;
   const [left, top, right, bottom] = axes.box;
   const attrs = {class: "coord", "font-size": size, "text-anchor": "middle"};
+  const pad = size * 0.75;
+  const wide = (name) => size * 0.62 * name.length + size * 0.2;
+  const hits = ([x, y, w, h]) => others.filter((l) => Math.abs(l.x - x) < (l.w + w) / 2 && Math.abs(l.y - y) < (l.h + h) / 2);
+  const xEdge = (l, out) => l.x + out * l.w / 2;
+  const yEdge = (l, out) => l.y + out * l.h / 2;
+  // The centre of one label, from `start` outward (`out` -1 or +1) past whatever lies there.
+  const outward = (start, out, boxAt, edgeOf) => {
+    let v = start;
+    for (let n = 0; n < 8; n++) {
+      const hit = hits(boxAt(v));
+      if (!hit.length) break;
+      const edges = hit.map((l) => edgeOf(l, out));
+      v = (out < 0 ? Math.min(...edges) : Math.max(...edges)) + out * pad;
+    }
+    return v;
+  };
+  const furthest = (values, out) => (out < 0 ? Math.min(...values) : Math.max(...values));
+  const rowsAt = (start, out) => furthest(axes.rows.map((r) => outward(start, out, (x) => [x, r.y, wide(r.name), size], xEdge)), out);
+  const columnsAt = (start, out) => furthest(axes.columns.map((c) => outward(start, out, (y) => [c.x, y, wide(c.name), size], yEdge)), out);
+  // every label of an edge in one line: the one pushed furthest sets it
+  const xl = rowsAt(left - pad, -1), xr = rowsAt(right + pad, 1);
+  const yt = columnsAt(top - pad, -1), yb = columnsAt(bottom + pad, 1);
   for (const c of axes.columns) {
-    svg.appendChild(el("text", {...attrs, x: c.x, y: top - size * 0.35}, c.name));
-    svg.appendChild(el("text", {...attrs, x: c.x, y: bottom + size * 1.0}, c.name));
+    svg.appendChild(el("text", {...attrs, x: c.x, y: yt + size * 0.35}, c.name));
+    svg.appendChild(el("text", {...attrs, x: c.x, y: yb + size * 0.35}, c.name));
   }
   for (const r of axes.rows) {
-    svg.appendChild(el("text", {...attrs, x: left - size * 0.75, y: r.y + size * 0.35}, r.name));
-    svg.appendChild(el("text", {...attrs, x: right + size * 0.75, y: r.y + size * 0.35}, r.name));
+    svg.appendChild(el("text", {...attrs, x: xl, y: r.y + size * 0.35}, r.name));
+    svg.appendChild(el("text", {...attrs, x: xr, y: r.y + size * 0.35}, r.name));
   }
+  const widest = Math.max(0, ...axes.rows.map((r) => wide(r.name))) / 2;
+  return [xl - widest, yt - size * 0.6, xr + widest, yb + size * 0.6];
 }
 
 // Labels with their counts: "red wagon ×3", not the same words three times.
@@ -174,9 +208,6 @@ export function drawBoard(svg, t, look, wordsList, onTap) {
   svg.replaceChildren();
   if (wordsList) wordsList.replaceChildren();
   if (!t) { svg.setAttribute("aria-label", "no game with a table is open"); return; }
-  svg.setAttribute("viewBox", `0 0 ${t.width_mm} ${t.height_mm}`);
-  const smallest = Math.min(...t.locations.map((l) => Math.min(l.w, l.h)));
-  svg.style.minWidth = Math.round(t.width_mm * TAP_PX / smallest) + "px";  // wider: the frame scrolls
   const last = new Set(t.last_move || []);
   const marked = new Set(t.marked || []);
   const grid = new Set(((t.axes && t.axes.columns) || []).length ? t.locations
@@ -198,7 +229,7 @@ export function drawBoard(svg, t, look, wordsList, onTap) {
       g.appendChild(el("text", {class: "slot-name", x: loc.x, y: loc.y + size * 0.35,
                                 "text-anchor": "middle", "font-size": size}, short));
     }
-    pieces.forEach((p) => g.appendChild(drawPiece(p, look, loc)));
+    underFirst(pieces, look).forEach((p) => g.appendChild(drawPiece(p, look, loc)));
     const markSize = Math.min(loc.w, loc.h) * 0.34;
     if (isMarked) g.appendChild(el("text", {class: "mark", x: loc.x - loc.w / 2 + 1, y: loc.y - loc.h / 2 + markSize,
                                             "font-size": markSize, fill: t.alert ? "#b00020" : "#8a5a00"}, t.alert ? "✗" : "!"));
@@ -213,7 +244,21 @@ export function drawBoard(svg, t, look, wordsList, onTap) {
     }
   }
   const cell = grid.size ? Math.min(...t.locations.filter((l) => grid.has(l.name)).map((l) => Math.min(l.w, l.h))) : 0;
-  drawAxes(svg, t.axes, cell * 0.42);
+  const labels = drawAxes(svg, t.axes, cell * 0.42, t.locations.filter((l) => !grid.has(l.name)));
+  // The drawing fits what is on the mat (a mat for six lanes played by two shows two), with room
+  // for the coordinates.
+  const box = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const l of t.locations) {
+    box[0] = Math.min(box[0], l.x - l.w / 2); box[1] = Math.min(box[1], l.y - l.h / 2);
+    box[2] = Math.max(box[2], l.x + l.w / 2); box[3] = Math.max(box[3], l.y + l.h / 2);
+  }
+  if (labels) labels.forEach((v, i) => { box[i] = i < 2 ? Math.min(box[i], v) : Math.max(box[i], v); });
+  const margin = 6;
+  const [x0, y0] = [box[0] - margin, box[1] - margin];
+  const [w, h] = [box[2] - box[0] + 2 * margin, box[3] - box[1] + 2 * margin];
+  svg.setAttribute("viewBox", `${x0} ${y0} ${w} ${h}`);
+  const smallest = Math.min(...t.locations.map((l) => Math.min(l.w, l.h)));
+  svg.style.minWidth = Math.round(w * TAP_PX / smallest) + "px";  // wider: the frame scrolls
   const pieces = Object.values(t.pieces).reduce((n, ps) => n + ps.length, 0);
   svg.setAttribute("aria-label", `the table: ${pieces} pieces` +
     (last.size ? `; last move at ${[...last].map(placeOf).join(", ")}` : "") +
@@ -227,5 +272,5 @@ export function drawCloseUp(svg, loc, pieces, look) {
   svg.setAttribute("viewBox", `${loc.x - loc.w / 2 - pad} ${loc.y - loc.h / 2 - pad} ${loc.w + 2 * pad} ${loc.h + 2 * pad}`);
   svg.style.minWidth = "";
   svg.appendChild(el("rect", {class: "loc", x: loc.x - loc.w / 2, y: loc.y - loc.h / 2, width: loc.w, height: loc.h}));
-  pieces.forEach((p) => svg.appendChild(drawPiece(p, look, loc)));
+  underFirst(pieces, look).forEach((p) => svg.appendChild(drawPiece(p, look, loc)));
 }

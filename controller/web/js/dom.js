@@ -31,7 +31,9 @@ export function say(text) {
 // The players of the game on show: [{seat, name, colour, hex}], from the stream's view.
 export function playersOf(state) {
   const g = state.view ? state.view.game : state.health ? state.health.game : null;
-  return (g && g.seats) || [];
+  if (g) return g.seats || [];
+  const f = state.view ? state.view.finished : state.health ? state.health.finished : null;
+  return (f && f.players) || [];  // the game just over, on its end screen
 }
 
 export function playerName(state, seat) {

@@ -69,6 +69,21 @@ export function showGames(state) {
   showOptions(state);
 }
 
+// The new-game form follows the game on the table (or the one just over): "Start a new game"
+// starts the same game for as many players unless the host picks otherwise.
+let followed = null;
+export function followGame(state) {
+  const g = gameOf(state) || (state.view && state.view.finished
+    ? {id: "f" + state.view.finished.id, name: state.view.finished.game, players: state.view.finished.players.length}
+    : null);
+  if (!g || followed === g.id || !state.games.some((x) => x.name === g.name)) return;
+  followed = g.id;
+  $("game").value = g.name;
+  showOptions(state);
+  const players = $("opt-players");
+  if (players && [...players.options].some((o) => o.value === String(g.players))) players.value = String(g.players);
+}
+
 async function showQr(state) {
   const box = $("codes");
   box.replaceChildren();
@@ -103,9 +118,10 @@ export function drawHealth(state) {
   const s = state.health;
   if (!s) return;
   for (const k of ["camera", "board"]) {
+    if (!s[k]) continue;  // a table that does not say (the API's test stand-in)
     const ok = ["calibrated", "connected", "simulated"].includes(s[k].state);
     $(k).textContent = s[k].state;
-    $(k).className = "badge " + (ok ? "ok" : (s[k].state === "none" ? "" : "bad"));
+    $(k).className = "badge " + (ok ? "ok" : (["none", "waiting"].includes(s[k].state) ? "" : "bad"));
     const detail = s[k].detail || "";  // said once: "calibrated; 4 of 4 …" after the badge "calibrated"
     $(k + "-detail").textContent = detail.startsWith(s[k].state) ? detail.slice(s[k].state.length).replace(/^[;:,]\s*/, "") : detail;
   }

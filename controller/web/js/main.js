@@ -4,7 +4,7 @@ import { get, keepSeatCookie, lookOf, post } from "./api.js";
 import { counted, drawBoard, drawCloseUp } from "./board.js";
 import { drawComputers, drawHint } from "./computer.js";
 import { $, html, playersOf } from "./dom.js";
-import { drawHealth, drawNames, setUpHost, showGames } from "./host.js";
+import { drawHealth, drawNames, followGame, setUpHost, showGames } from "./host.js";
 import {
   addEvent, drawFinished, drawHeader, drawMine, drawScores, drawVerdict, gameOf, hidesQuestion,
   setUpSound, signal,
@@ -40,9 +40,14 @@ function draw() {
   drawScores(state, g ? lookFor(g.name) : null, closeUp);
   drawMine(state, act);
   drawFinished(state);
+  // No game open: no empty board or scores; on the end screen, no verdict saying it again.
+  $("board-part").hidden = !state.view.table;
+  $("scores-part").hidden = !state.view.state;
+  $("verdict").hidden = Boolean(!g && state.view.finished);
   drawNames(state);
   drawComputers(state);
   drawHint(state);
+  followGame(state);
   drawJoin();
 }
 
@@ -62,7 +67,7 @@ let colour = null;
 function drawJoin() {
   const g = gameOf(state);
   const me = state.role === "seat" ? playersOf(state)[state.seat] : null;
-  const ask = Boolean(state.joined && me && !joinAsked);
+  const ask = Boolean(g && state.joined && me && !joinAsked);  // not on a game's end screen
   $("join").hidden = !ask;
   if (!ask || $("join").dataset.shown) return;
   $("join").dataset.shown = "1";
@@ -163,6 +168,7 @@ function onView(view) {
 }
 
 function lost() {
+  $("verdict").hidden = false;
   $("verdict").textContent = "Reconnecting…";
   $("verdict").className = "";
 }
@@ -205,6 +211,7 @@ askStatus();
 get("/api/games/available").then((games) => {
   state.games = games || [];
   showGames(state);
+  schedule();
 });
 window.addEventListener("online", () => { connect(); askStatus(); });
 // A phone that slept: the browser may have dropped the stream without telling; catch up now.

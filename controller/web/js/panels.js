@@ -95,13 +95,17 @@ export function drawVerdict(state, answer) {
   const asked = v && v.options && v.options.length;
   const actor = v && v.seat !== null && v.seat !== undefined ? v.seat : g && g.current_player >= 0 ? g.current_player : null;
   const who = actor === null ? "" : (actor === mySeat ? playerName(state, actor) + " (you)" : playerName(state, actor)) + ": ";
-  const grouped = v && drawSteps(state, v);
+  const grouped = drawSteps(state, v);  // also clears the last verdict's steps
   let text;
-  if (asked) {
+  if (asked && v.hidden) {
+    text = `${who}a choice only you make, in secret: pick it below.`;
+  } else if (asked) {
     text = `${who}the table does not show which move it was; ` +
       (state.role === "host" || v.seat === mySeat ? "pick it below." : "they pick it on their phone.");
   } else if (grouped) {
     text = `${who}${v.instructions.length} things to do on the table, marked ! on the board:`;
+  } else if (v && v.kind === "applied" && !(v.instructions || []).length) {
+    text = cap(v.words || v.text || "");  // a move seen: the last events say whose
   } else if (v) {
     const said = (v.words || v.text || "").replace(NOT_LEGAL, "");
     text = (said.startsWith(playerName(state, actor)) ? "" : who) + said;
@@ -109,12 +113,13 @@ export function drawVerdict(state, answer) {
     text = g ? "The table is as the rules expect." : state.view.finished ? "The game is over." : "No game is open: the host starts one.";
   }
   box.textContent = text;
-  box.className = v ? (v.kind === "alert" ? "alert" : "todo") : "";
+  const seen = v && v.kind === "applied" && !(v.instructions || []).length;
+  box.className = v ? (v.kind === "alert" ? "alert" : seen ? "" : "todo") : "";
   const q = $("question");
   q.replaceChildren();
   if (asked) {
     if (v.hidden) q.appendChild(html("p", {class: "secret"}, "Only you see this: nobody else's phone shows these choices."));
-    q.appendChild(html("p", {}, (state.role === "host" ? playerName(state, v.seat) + " is asked." : "Which was it?") + " Pick one:"));
+    q.appendChild(html("p", {}, (state.role === "host" ? playerName(state, v.seat) + " is asked." : v.hidden ? "Your choice." : "Which was it?") + " Pick one:"));
     v.options.forEach((o, i) => {
       const b = html("button", {class: "primary"}, o.words || o.text);
       b.onclick = () => answer(i);
@@ -126,7 +131,9 @@ export function drawVerdict(state, answer) {
          (asked ? "ask:" + v.text : "");
 }
 
-function scoreRows(body, players, scores, parts, mySeat, winners) {
+// Each player's row: name, colour and a star for a winner, what the points are made of under the
+// name (a phone's width has no room for a third column), the points.
+function scoreRows(body, players, scores, parts, mySeat, winners, none = "nothing yet") {
   body.replaceChildren();
   const order = scores.map((_, seat) => seat);
   if (mySeat !== null) order.sort((a, b) => (b === mySeat) - (a === mySeat));  // your own row first
@@ -136,10 +143,10 @@ function scoreRows(body, players, scores, parts, mySeat, winners) {
     const p = players[seat] || {name: "Player " + (seat + 1), hex: "#999"};
     th.appendChild(nameTag(p, seat === mySeat));
     if (winners.includes(seat)) th.appendChild(html("span", {class: "star"}, " ★ winner"));
+    const made = (parts[seat] || []).map((x) => `${x.what}: ${x.points}`).join(" · ");
+    th.appendChild(html("div", {class: "made"}, made || none));
     tr.appendChild(th);
-    tr.appendChild(html("td", {}, String(scores[seat])));
-    const made = (parts[seat] || []).map((x) => `${x.what}: ${x.points}`).join("; ");
-    tr.appendChild(html("td", {}, made || "nothing yet"));
+    tr.appendChild(html("td", {class: "points"}, String(scores[seat])));
     body.appendChild(tr);
   }
 }
@@ -191,11 +198,12 @@ export function drawFinished(state) {
   const open = Boolean(state.view.game);
   $("finished").hidden = !f || open;
   if (!f || open) return;
+  $("finished").dataset.game = String(f.id);
   const names = f.winners.map((s) => f.players[s] ? f.players[s].name : "Player " + (s + 1));
-  $("finished-h").textContent = `${f.title}: game over`;
+  $("finished-h").textContent = "Game over";
   $("finished-winner").textContent = names.length === 1 ? `★ ${names[0]} wins!` :
     `★ ${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} share the win!`;
-  scoreRows($("finished-scores").tBodies[0], f.players, f.scores, f.score_parts, mySeatOf(state), f.winners);
+  scoreRows($("finished-scores").tBodies[0], f.players, f.scores, f.score_parts, mySeatOf(state), f.winners, "no points");
   $("finished-why").textContent = "Why it ended: " + f.reason + ".";
   $("again").hidden = state.role !== "host";
 }
@@ -232,6 +240,9 @@ function eventText(e, state) {
   }
   if (e.kind === "player") return `${playerName(state, e.seat)} joined`;
   if (e.kind === "verdict" && QUIET_VERDICTS.has(d.kind)) return null;
+  if (e.kind === "instruction" && (d.instructions || []).length > 3) {
+    return `To do: ${d.instructions.length} things on the table`;
+  }
   if (e.kind === "alert") return "✗ Not a legal move: " + (d.words || d.text || "").replace(NOT_LEGAL, "");
   if (d.words || d.text) return cap(d.words || d.text);
   return null;

@@ -336,7 +336,7 @@ def test_scores_say_what_they_are_made_of(client: TestClient) -> None:
     client.post("/api/actions", json=choose, headers=_seat(client, 0))
     state = client.get("/api/state").json()
     assert [sum(p["points"] for p in parts) for parts in state["score_parts"]] == state["scores"]
-    assert state["score_parts"][0][0]["what"] == "2 minecarts in supply"
+    assert state["score_parts"][0][0]["what"] == "2 minecarts not derailed"
 
 
 def test_the_last_move_is_pointed_out_on_the_table_and_events_are_in_words(

@@ -223,3 +223,20 @@ def test_a_verdict_that_has_not_changed_is_not_written_again(tmp_path: Path) -> 
         assert verdict is not None and verdict.kind is VerdictKind.ALERT
     rows = game.log.events(game.record.id)  # type: ignore[union-attr]
     assert sum(1 for e in rows if e.kind is EventKind.ALERT) == 1
+
+
+def test_the_last_games_end_screen_is_recalled_after_a_restart(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    assert not game.recall()  # a new table: nothing to recall
+    game.start("offtherails", {"players": 2}, seed=1)
+    game.name_player(Asker.host(), 1, "Bob")
+    game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
+    assert not LiveGame(EventLog(tmp_path / "log.sqlite3")).recall()  # a game is open
+    game.end("ended by the host")
+    shown = game.finished
+    again = _game(tmp_path)
+    assert not again.resume() and again.recall()
+    assert again.finished == shown and again.state is None and again.record is None
+    assert shown is not None and shown["players"][1]["name"] == "Bob"
+    again.start("offtherails", {"players": 2}, seed=2)
+    assert again.finished is None

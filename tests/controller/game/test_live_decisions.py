@@ -85,7 +85,7 @@ def test_the_hidden_split_is_seen_and_answered_by_its_seat_alone(tmp_path: Path)
     for who in (Asker.host(), Asker.spectator(), Asker.at(0)):
         seen = verdict_for(data, who)
         assert seen["options"] == [] and "ruby" not in str(seen) and "gold" not in str(seen)
-        assert seen["text"] == "seat 1 makes a hidden choice on its own phone"
+        assert seen["text"] == "seat 1 makes a hidden choice on their own phone"
     with pytest.raises(Refused, match="seat 1 alone"):
         game.answer(Asker.host(), 0)
     with pytest.raises(Refused, match="seat 1"):

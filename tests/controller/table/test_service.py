@@ -276,3 +276,30 @@ def test_a_game_on_another_mat_moves_the_simulated_table_along(tmp_path: Path) -
         assert layout is not None and layout.name.startswith("minewagons")
     finally:
         service.stop()
+
+
+def test_a_restart_keeps_the_last_games_end_screen_until_the_host_starts_another(
+    tmp_path: Path,
+) -> None:
+    """A new table starts its default game; after a game is over, a restart opens none: every
+    phone still sees who won, and the inputs wait for the host's next game."""
+    settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=4, camera="none")
+    first = TableService(settings)
+    first.start(thread=False)
+    assert first.game.record is not None and first.physical is not None  # the default game
+    first.game.end()
+    shown = first.game.finished
+    first.stop()
+    again = TableService(settings)
+    again.start(thread=False)
+    try:
+        assert again.game.record is None and again.game.state is None  # no game started
+        assert again.game.finished == shown and shown is not None
+        assert shown["reason"] == "ended by the host" and len(shown["scores"]) == 2
+        assert again.physical is None and again.status()["board"]["state"] == "waiting"
+        again.tick()  # nothing to judge, nothing fails
+        again.game.start("offtherails", {"players": 2}, seed=5)
+        again.tick()  # the inputs follow the host's new game
+        assert again.physical is not None and again.game.finished is None
+    finally:
+        again.stop()

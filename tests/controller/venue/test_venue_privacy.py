@@ -116,4 +116,4 @@ def test_a_hidden_question_and_a_draw_are_published_as_a_spectator_sees_them() -
         )  # fmt: skip
         assert out["data"]["options"] == [] and out["data"]["actions"] == []
         assert "ruby" not in json.dumps(out["data"]), kind
-        assert out["data"]["text"] == "seat 1 makes a hidden choice on its own phone"
+        assert out["data"]["text"] == "seat 1 makes a hidden choice on their own phone"

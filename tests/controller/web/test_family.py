@@ -37,7 +37,20 @@ NEVER = {
     "a file path": re.compile(r"\w/\w+\.(?:json|py|toml)\b|rules/\w|/data\b"),
     "a doubled phrase": re.compile(r"(?i)\b([a-z][a-z ,']{7,}?)(?:[:;,] |\s+)\1\b"),
     "a for an": re.compile(r"\ba [aeio][a-z]"),
+    "a doubled word": re.compile(r"(?i)\b([a-z]{3,}) \1\b"),
 }  # fmt: skip
+
+
+# The board's coordinates that lie on a place of the mat (a square, a card, a slot), as drawn.
+ON_A_PLACE = """() => {
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 &&
+                         a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const places = [...document.querySelectorAll('#mat .place > rect')]
+    .map((r) => r.getBoundingClientRect());
+  return [...document.querySelectorAll('#mat .coord')]
+    .filter((t) => places.some((p) => meet(t.getBBox && t.getBoundingClientRect(), p)))
+    .map((t) => t.textContent);
+}"""
 
 
 def _port() -> int:
@@ -49,11 +62,34 @@ def _port() -> int:
 
 
 def _serve(data: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(
+    return _running(
         [sys.executable, "-c", MAIN, "serve", "--data", str(data), "--port", str(port),
          "--host", "127.0.0.1", "--pin", PIN, "--seed", "3", *extra],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        port,
     )  # fmt: skip
+
+
+# `railtable serve` with its bots playing briskly on the sensor board alone (no camera to draw):
+# a whole two-player game of Derailed! in seconds, as `railtable bench table` plays them.
+BRISK = """
+import asyncio, sys
+from pathlib import Path
+from controller.serve import listen, run_service
+from controller.table.service import ServiceSettings
+data, port = Path(sys.argv[1]), int(sys.argv[2])
+settings = ServiceSettings(data_dir=data, pin=sys.argv[3], game="derailed", players=2, seed=3,
+                           camera="none",
+                           tick_s=0.02, bot_period_s=0.3)
+asyncio.run(run_service(settings, listen("127.0.0.1", port), f"http://127.0.0.1:{port}/"))
+"""
+
+
+def _serve_brisk(data: Path, port: int) -> subprocess.Popen[bytes]:
+    return _running([sys.executable, "-c", BRISK, str(data), str(port), PIN], port)
+
+
+def _running(command: list[str], port: int) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -157,6 +193,7 @@ def test_a_family_reads_each_game_at_a_glance(table: str, browser: Any, game: st
     else:
         assert coords and all(c in coords and r in coords for c, r in squares), (squares, coords)
     assert _slips(text) == {}, _slips(text)
+    assert page.evaluate(ON_A_PLACE) == [], "a coordinate lies on a square, card or slot"
     page.screenshot(path=str(ARTIFACTS / f"family-{game}-full.png"), full_page=True)
     page.close()
 
@@ -218,6 +255,99 @@ def test_a_phone_stays_joined_across_a_restart(
                        headers={"X-Seat-Token": token})  # fmt: skip
         assert r.status_code == 200, r.text  # the token still acts after the restart
         page.close()
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def _ended(page: Page) -> str:
+    page.wait_for_selector("#finished:not([hidden])", timeout=90000)
+    return page.locator("#finished").inner_text()
+
+
+def test_a_bot_game_played_to_its_end_shows_who_won_on_every_phone_until_the_next(
+    tmp_path_factory: pytest.TempPathFactory, browser: Any
+) -> None:
+    """The bots play a whole game on the simulated table; every phone (a spectator, each
+    player's, the host's) shows the winner and the final scores with their parts, which stay,
+    across a restart of the service too, until the host starts another game."""
+    data, port = tmp_path_factory.mktemp("end"), _port()
+    url = f"http://127.0.0.1:{port}"
+    process = _serve_brisk(data, port)  # a new table: its default game starts, the bots play
+    try:
+        phones = {"spectator": _phone(browser)}
+        for seat, name in enumerate(NAMES[:2]):
+            r = httpx.post(url + f"/api/seats/{seat}/player", json={"name": name}, headers=HOST)
+            assert r.status_code == 200, r.text
+            token = httpx.post(url + f"/api/seats/{seat}/token", headers=HOST).json()["token"]
+            phones[name] = _phone(browser)
+            phones[name].goto(f"{url}/?seat={token}")
+        phones["spectator"].goto(url + "/")
+        phones["host"] = host = _phone(browser)
+        host.goto(url + "/")
+        host.locator("#host summary").click()
+        host.fill("#pin", PIN)
+        host.press("#pin", "Tab")
+        for name in NAMES[:2]:
+            phones[name].wait_for_function(
+                f"document.querySelector('#me').textContent === 'you are {name}'"
+            )
+        shown = {who: _ended(page) for who, page in phones.items()}
+        status = httpx.get(url + "/api/status").json()
+        assert status["game"] is None
+        finished = status["finished"]
+        winners = [NAMES[s] for s in finished["winners"]]
+        assert finished["reason"] == "all three rounds are played"  # not ended by the host
+        assert len(set(finished["scores"])) == 2 and all(finished["score_parts"])
+        for who, text in shown.items():
+            assert all(w in text for w in winners) and ("wins!" in text or "share the win" in text)
+            assert "Ann" in text and "Bob" in text and "Why it ended: " in text, (who, text)
+            assert _slips(text) == {}, (who, _slips(text))
+        rows = phones["spectator"].eval_on_selector_all(
+            "#finished-scores tbody tr",
+            "rs => rs.map(r => ['.who', '.made', '.points']"
+            "  .map(c => r.querySelector(c).textContent))",
+        )
+        assert len(rows) == 2
+        for who, made, points in rows:
+            seat = NAMES.index(who)
+            assert float(points) == finished["scores"][seat]
+            parts = finished["score_parts"][seat]
+            assert sum(p["points"] for p in parts) == finished["scores"][seat]
+            assert all(f"{p['what']}: {p['points']:g}" in made for p in parts), (made, parts)
+        assert phones["host"].locator("#again").is_visible()
+        assert phones["spectator"].locator("#again").is_hidden()
+        phones["Ann"].screenshot(path=str(ARTIFACTS / "family-end-bots.png"), full_page=True)
+        winner = phones["spectator"].locator("#finished-winner").inner_text()
+        phones["spectator"].wait_for_timeout(2000)  # it stays
+        assert phones["spectator"].locator("#finished").is_visible()
+        # a restart: no game starts by itself, the end screen is there again
+        process.terminate()
+        process.wait(10)
+        process = _serve_brisk(data, port)
+        assert httpx.get(url + "/api/status").json()["game"] is None
+        for who in ("spectator", "Ann"):
+            phones[who].reload()
+            text = _ended(phones[who])
+            assert phones[who].locator("#finished-winner").inner_text() == winner
+            assert "Ann" in text and "Bob" in text
+        host.reload()
+        host.locator("#host summary").click()
+        host.fill("#pin", PIN)
+        host.press("#pin", "Tab")
+        host.wait_for_function("document.querySelector('#me').textContent === 'host'")
+        assert _ended(host)
+        host.click("#again")  # the host starts the next game: the end screen goes
+        phones["spectator"].wait_for_function(
+            f"(f => f.hidden || f.dataset.game !== '{finished['id']}')"
+            "(document.querySelector('#finished'))",
+            timeout=20000,
+        )
+        status = httpx.get(url + "/api/status").json()
+        started = status["game"]["id"] if status["game"] else status["finished"]["id"]
+        assert started > finished["id"]
+        for page in phones.values():
+            page.close()
     finally:
         process.terminate()
         process.wait(10)

@@ -1,0 +1,220 @@
+"""The table speaks: whose turn it is, a move that is not legal, and who won, said on the Pi's own
+speaker by espeak-ng (Debian's offline speech engine).
+
+Three parts: a `Speaker` says one line and may take its time (`EspeakSpeaker` runs espeak-ng; a
+test's fake only writes the line down); `Voice` says lines one after another on a thread of its
+own, so the game's owner only drops a line in its queue and never waits for a word; `Narrator`
+hears the game's log rows (a listener of the live game, on the owner's thread) and decides what
+is worth saying. A line that waited too long, or that a newer line of its kind made stale (an
+earlier "your turn"), is dropped: the table never reads out the past.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Protocol
+
+from controller.game.live import LiveGame
+from controller.game.store import Event, EventKind
+
+log = logging.getLogger("railtable")
+
+ESPEAK = "espeak-ng"
+SOUND_CARDS = Path("/proc/asound/cards")
+STALE_S = 10.0  # a line not yet said this long after it was news is dropped
+QUEUE_MAX = 4  # lines waiting at most; beyond it the oldest is dropped
+SAY_TIMEOUT_S = 20.0  # espeak-ng saying one short line never takes this long
+
+
+class Speech(StrEnum):
+    """`[table] speech`: whether the table speaks."""
+
+    AUTO = "auto"  # where espeak-ng and a sound card are found, and not on the simulated table
+    ON = "on"
+    OFF = "off"
+
+
+def speech_setting(key: str, value: object) -> Speech:
+    """The configuration's `speech` value, or one line naming what may be given."""
+    if isinstance(value, bool):
+        return Speech.ON if value else Speech.OFF
+    try:
+        return Speech(str(value).strip().lower())
+    except ValueError:
+        raise ValueError(f'{key} = {value!r}: must be "auto", "on" or "off"') from None
+
+
+def speaker_found(cards: Path = SOUND_CARDS) -> bool:
+    """espeak-ng is installed and the machine has a sound card to speak through."""
+    if shutil.which(ESPEAK) is None:
+        return False
+    try:
+        listed = cards.read_text()
+    except OSError:
+        return False
+    return bool(listed.strip()) and "no soundcards" not in listed
+
+
+def speaks(setting: Speech, simulated: bool, found: Callable[[], bool] = speaker_found) -> bool:
+    """Whether the table speaks: "on" and "off" as said; "auto" where a speaker is found, but
+    not on the simulated table (a laptop running the demo stays quiet unless asked)."""
+    if setting is Speech.AUTO:
+        return not simulated and found()
+    return setting is Speech.ON
+
+
+class Speaker(Protocol):
+    """Says one line aloud; may block while it speaks."""
+
+    def say(self, text: str) -> None: ...
+
+
+class EspeakSpeaker:
+    """espeak-ng on the default sound output, or into a WAV file (`wav`) instead."""
+
+    def __init__(self, wav: Path | None = None, words_per_minute: int = 150) -> None:
+        self.wav = wav
+        self.words_per_minute = words_per_minute
+
+    def say(self, text: str) -> None:
+        command = [ESPEAK, "-s", str(self.words_per_minute)]
+        if self.wav is not None:
+            command += ["-w", str(self.wav)]
+        command += ["--", text]
+        subprocess.run(command, check=True, timeout=SAY_TIMEOUT_S, capture_output=True)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line to say: `kind` makes an earlier waiting line of the same kind stale."""
+
+    text: str
+    kind: str
+    at: float = field(default_factory=time.monotonic)
+
+
+class Voice:
+    """Says queued lines one after another on its own thread; `say` never waits."""
+
+    def __init__(
+        self,
+        speaker: Speaker,
+        stale_s: float = STALE_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.speaker = speaker
+        self.stale_s = stale_s
+        self.clock = clock
+        self.said: list[str] = []  # what was said, newest last (the last 50)
+        self.dropped = 0
+        self._waiting: list[Line] = []
+        self._ready = threading.Condition()
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> Voice:
+        self._thread = threading.Thread(target=self._run, name="railtable-voice", daemon=True)
+        self._thread.start()
+        return self
+
+    def say(self, text: str, kind: str) -> None:
+        """Queue a line; an earlier waiting line of the same kind is dropped for it."""
+        with self._ready:
+            kept = [line for line in self._waiting if line.kind != kind]
+            self.dropped += len(self._waiting) - len(kept)
+            kept.append(Line(text, kind, self.clock()))
+            while len(kept) > QUEUE_MAX:
+                kept.pop(0)
+                self.dropped += 1
+            self._waiting = kept
+            self._ready.notify()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        with self._ready:
+            self._stopping = True
+            self._ready.notify()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _next(self) -> Line | None:
+        with self._ready:
+            while not self._waiting and not self._stopping:
+                self._ready.wait()
+            if self._stopping:
+                return None
+            line = self._waiting.pop(0)
+            if self.clock() - line.at > self.stale_s:
+                self.dropped += 1
+                return _STALE
+            return line
+
+    def _run(self) -> None:
+        while (line := self._next()) is not None:
+            if line is _STALE:
+                continue
+            try:
+                self.speaker.say(line.text)
+            except (OSError, subprocess.SubprocessError) as error:
+                log.warning("speech: %s", error)
+            self.said = [*self.said[-49:], line.text]
+
+
+_STALE = Line("", "stale")
+
+
+class Narrator:
+    """What the table says of the game, heard from its log rows (on the owner's thread)."""
+
+    def __init__(self, game: LiveGame, voice: Voice) -> None:
+        self.game = game
+        self.voice = voice
+        self._turn: tuple[int, int] | None = None  # (game, seat) last announced
+
+    def heard(self, event: Event) -> None:
+        if event.kind is EventKind.ALERT:
+            self._alert(event)
+        elif event.kind is EventKind.END:
+            self._winner()
+        elif event.kind in (EventKind.START, EventKind.ACTION, EventKind.UNDO):
+            self._turn_now(event.game_id)
+
+    def _turn_now(self, game_id: int) -> None:
+        state = self.game.state
+        seat = state.current_player if state is not None else None
+        if seat is None or seat < 0 or (game_id, seat) == self._turn:
+            return
+        self._turn = (game_id, seat)
+        players = self.game.players
+        if len(players) > 1:
+            self.voice.say(f"{players[seat].name}, your turn", "turn")
+
+    def _alert(self, event: Event) -> None:
+        book = self.game.book
+        wrong = [w.get("location") for w in event.data.get("wrong", []) if isinstance(w, dict)]
+        named = [str(n) for n in (wrong or event.data.get("locations", [])) if n]
+        places = list(dict.fromkeys(book.place(name) for name in named))[:3]
+        where = " at " + " and ".join(places) if places else ""
+        self.voice.say(f"Not a legal move{where}", "alert")
+
+    def _winner(self) -> None:
+        finished = self.game.finished
+        if finished is None:
+            return
+        names = [finished["players"][seat]["name"] for seat in finished["winners"]]
+        if not names:
+            return
+        if len(finished["players"]) == 1:
+            line = f"The game is over: {names[0]} scores {finished['scores'][0]:g}"
+        elif len(names) == 1:
+            line = f"{names[0]} wins!"
+        else:
+            line = f"{', '.join(names[:-1])} and {names[-1]} share the win!"
+        self.voice.say(line, "winner")

@@ -1,0 +1,130 @@
+"""A hidden question on the phones, in real Chromium at 390 x 844: after a collision in Off the
+Rails the hit minecart's owner splits its jewels in secret (`Decision.HIDDEN`, the referee's
+verdict with `hidden=True`). Only that player's phone shows the choices, marked "only you see
+this"; the other player's, a spectator's and the host's phones show only that a hidden choice is
+being made, and never which piles were made, before or after."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from playwright.sync_api import Page, sync_playwright
+
+from controller.api.app import create_app
+from controller.api.http import server_config
+from controller.game.live import LiveGame
+from controller.referee.judge import VerdictKind
+from tests.controller.api.test_full_disk import PIN, Control
+from tests.controller.api.test_security_server import _free_port
+from tests.controller.game.test_live_decisions import _collision, _moved
+
+ROOT = Path(__file__).resolve().parents[3]
+ARTIFACTS = ROOT / ".artifacts"
+CHROMIUM = "/usr/bin/chromium"
+HOST = {"X-Table-Pin": PIN}
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, Control]]:
+    control = Control(tmp_path / "log.sqlite3")
+    port = _free_port()
+    server = uvicorn.Server(server_config(create_app(control), "127.0.0.1", port, loop="asyncio"))
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}", control
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        control.owner.stop()
+
+
+def _collide(game: LiveGame) -> None:
+    """Lay the game out just before Ann's red minecart runs into Bob's green one (a ruby and a
+    gold aboard), then let the table show the move: Bob is asked to split in secret."""
+    state = _collision()
+    game.state = state
+    assert game.referee is not None
+    game.table = game.referee.table_of(state)
+    verdict = game.observe(_moved(game))
+    assert verdict is not None and verdict.kind is VerdictKind.NEEDS_INPUT and verdict.hidden
+    assert verdict.seat == 1
+
+
+def _words(page: Page) -> str:
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    return page.inner_text("body")
+
+
+def test_a_hidden_split_shows_on_its_players_phone_alone(served: tuple[str, Control]) -> None:
+    url, control = served
+    start = {"game": "offtherails", "options": {"players": 2}, "seed": 1}
+    assert httpx.post(f"{url}/api/games", json=start, headers=HOST).status_code == 200
+    for seat, name in enumerate(("Ann", "Bob")):
+        named = httpx.post(f"{url}/api/seats/{seat}/player", json={"name": name}, headers=HOST)
+        assert named.status_code == 200, named.text
+    tokens = [
+        httpx.post(f"{url}/api/seats/{seat}/token", headers=HOST).json()["token"]
+        for seat in (0, 1)
+    ]
+    control.owner.call_sync(_collide)
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            phones: dict[str, Any] = {}
+            for who, address in [
+                ("Bob", f"{url}/?seat={tokens[1]}"),
+                ("Ann", f"{url}/?seat={tokens[0]}"),
+                ("spectator", url + "/"),
+                ("host", url + "/"),
+            ]:
+                phones[who] = browser.new_page(viewport={"width": 390, "height": 844})
+                phones[who].goto(address)
+            host = phones["host"]
+            host.locator("#host summary").click()
+            host.fill("#pin", PIN)
+            host.press("#pin", "Tab")
+            host.wait_for_function("document.querySelector('#me').textContent === 'host'")
+            bob = phones["Bob"]
+            bob.wait_for_function("document.querySelectorAll('#question button').length === 2")
+            asked = bob.locator("#question").inner_text()
+            assert "Only you see this" in asked
+            piles = bob.eval_on_selector_all("#question button", "bs => bs.map(b => b.textContent)")
+            assert all("ruby" in pile or "gold" in pile for pile in piles), piles
+            bob.screenshot(path=str(ARTIFACTS / "family-hidden-split.png"), full_page=True)
+            for who in ("Ann", "spectator", "host"):
+                page = phones[who]
+                page.wait_for_function(
+                    "document.querySelector('#verdict').textContent.includes('hidden choice')"
+                )
+                verdict = page.locator("#verdict").inner_text()
+                assert "Bob" in verdict and "own phone" in verdict, (who, verdict)
+                assert page.locator("#question button").count() == 0, who
+                text = _words(page)
+                assert "Only you see this" not in text.replace("Only you see this\n", ""), who
+                assert not any(pile in text for pile in piles), (who, piles)
+            host.screenshot(path=str(ARTIFACTS / "family-hidden-split-host.png"), full_page=True)
+            bob.locator("#question button").first.click()  # Bob splits; the game goes on
+            for who in ("Ann", "spectator", "host"):
+                page = phones[who]
+                page.wait_for_function(
+                    "!document.querySelector('#verdict').textContent.includes('hidden choice')"
+                )
+                text = _words(page)
+                assert not any(pile in text for pile in piles), (who, piles)
+        finally:
+            browser.close()
