@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from controller.cli._types import Subparsers, UsageError
+from controller.cli._types import Subparsers, UsageError, positive, positive_number
 
 
 def register(commands: Subparsers, benches: Subparsers) -> None:
@@ -14,38 +14,18 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         "ai", help="the computer player against the simple bots: win share, decision time"
     )
     bench.add_argument("--game", required=True, help="a game from `railtable rules list`")
-    bench.add_argument("--players", type=_positive, required=True)
-    bench.add_argument("--games", type=_positive, default=4, help="games, seeds from --seed")
+    bench.add_argument("--players", type=positive, required=True)
+    bench.add_argument("--games", type=positive, default=4, help="games, seeds from --seed")
     bench.add_argument("--level", choices=["easy", "normal", "strong"], default="normal")
     bench.add_argument(
         "--opponents", choices=["easy", "normal", "strong"], default="easy", help="other seats"
     )
     budget = bench.add_mutually_exclusive_group()
-    budget.add_argument("--seconds", type=_positive_float, help="search time a decision")
-    budget.add_argument("--iterations", type=_positive, help="search iterations a decision")
+    budget.add_argument("--seconds", type=positive_number, help="search time a decision")
+    budget.add_argument("--iterations", type=positive, help="search iterations a decision")
     bench.add_argument("--seed", type=int, default=1, help="the first game's seed")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.set_defaults(handler=_bench)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not at least 1")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text} is not more than 0")
-    return value
 
 
 def _bench(args: argparse.Namespace) -> int:

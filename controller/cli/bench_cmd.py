@@ -9,7 +9,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from controller.cli._types import Subparsers
+from controller.cli._types import Subparsers, positive, positive_number
 
 
 def register(commands: Subparsers, benches: Subparsers) -> None:
@@ -17,7 +17,7 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     crash = benches.add_parser(
         "crash", help="SIGKILL a scripted game at random points; nothing accepted may be lost"
     )
-    crash.add_argument("--kills", type=_positive, default=20, help="how many times to kill it")
+    crash.add_argument("--kills", type=positive, default=20, help="how many times to kill it")
     crash.add_argument("--json", action="store_true", help="print one JSON object")
     crash.add_argument("--seed", type=int, default=1, help="seed of the moments chosen")
     crash.set_defaults(handler=_crash)
@@ -26,16 +26,16 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         "e2e", help="magnet placed to event at an SSE client; memory; start-up time"
     )
     e2e.add_argument("--json", action="store_true", help="print one JSON object")
-    e2e.add_argument("--samples", type=_positive, default=20, help="changes timed")
-    e2e.add_argument("--phones", type=_positive, default=1, help="SSE clients listening")
+    e2e.add_argument("--samples", type=positive, default=20, help="changes timed")
+    e2e.add_argument("--phones", type=positive, default=1, help="SSE clients listening")
     e2e.set_defaults(handler=_e2e)
 
     stress = benches.add_parser(
         "stress",
         help="phones posting and reading while the bots play: one owner, committed reads only",
     )
-    stress.add_argument("--minutes", type=_positive_float, default=1.0, help="how long")
-    stress.add_argument("--phones", type=_positive, default=8, help="phone threads")
+    stress.add_argument("--minutes", type=positive_number, default=1.0, help="how long")
+    stress.add_argument("--phones", type=positive, default=8, help="phone threads")
     stress.add_argument(
         "--busy", type=_count, default=0, help="processes burning CPU beside it (default 0)"
     )
@@ -66,24 +66,14 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         "table", help="whole games on the simulated table, flat out: finished, stalls, mistakes"
     )
     table.add_argument("--game", required=True, help="a game from `railtable rules list`")
-    table.add_argument("--players", type=_positive, required=True)
+    table.add_argument("--players", type=positive, required=True)
     table.add_argument(
         "--inputs", choices=["both", "camera", "sensors"], default="both", help="what sees it"
     )
-    table.add_argument("--games", type=_positive, default=5, help="games, seeds from --seed")
-    table.add_argument("--seed", type=_positive, default=1, help="the first game's seed")
+    table.add_argument("--games", type=positive, default=5, help="games, seeds from --seed")
+    table.add_argument("--seed", type=positive, default=1, help="the first game's seed")
     table.add_argument("--json", action="store_true", help="print one JSON object")
     table.set_defaults(handler=_table)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not at least 1")
-    return value
 
 
 def _bounded(low: int, high: int) -> Callable[[str], int]:
@@ -97,16 +87,6 @@ def _bounded(low: int, high: int) -> Callable[[str], int]:
         return value
 
     return whole
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text} is not more than 0")
-    return value
 
 
 def _count(text: str) -> int:

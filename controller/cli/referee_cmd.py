@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from controller.cli._types import Subparsers
+from controller.cli._types import Subparsers, positive
 
 
 def register(commands: Subparsers, benches: Subparsers) -> None:
@@ -16,19 +16,9 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     )
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--game", action="append", default=[], help="a game (default: every one)")
-    bench.add_argument("--seeds", type=_positive, default=4, help="bot games per game")
-    bench.add_argument("--players", type=_positive, default=None, help="default: each count")
+    bench.add_argument("--seeds", type=positive, default=4, help="bot games per game")
+    bench.add_argument("--players", type=positive, default=None, help="default: each count")
     bench.set_defaults(handler=_bench)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not at least 1")
-    return value
 
 
 def _bench(args: argparse.Namespace) -> int:
