@@ -63,6 +63,10 @@ function chosenOptions(state) {
 
 // The games this table can referee, in the host's list.
 export function showGames(state) {
+  for (const id of ["game", "game-options"]) {
+    $(id).addEventListener("input", () => { touched = true; });
+    $(id).addEventListener("change", () => { touched = true; });
+  }
   for (const g of state.games) {
     $("game").appendChild(html("option", {value: g.name}, `${g.title} (${g.min_players}-${g.max_players} players)`));
   }
@@ -71,13 +75,19 @@ export function showGames(state) {
 
 // The new-game form follows the game on the table (or the one just over): "Start a new game"
 // starts the same game for as many players unless the host picks otherwise.
+// Once the host has touched the form, it is theirs until another game is on the table: a stream
+// snapshot arriving late never undoes what they chose.
 let followed = null;
+let touched = false;
 export function followGame(state) {
   const g = gameOf(state) || (state.view && state.view.finished
     ? {id: "f" + state.view.finished.id, name: state.view.finished.game, players: state.view.finished.players.length}
     : null);
   if (!g || followed === g.id || !state.games.some((x) => x.name === g.name)) return;
+  const first = followed === null;
   followed = g.id;
+  if (touched && first) return;
+  touched = false;
   $("game").value = g.name;
   showOptions(state);
   const players = $("opt-players");
