@@ -544,6 +544,23 @@ class State(ABC):
         self._undo.append((act, snap))
         self._actors.append(actor)
 
+    def apply_legal(self, action: Action) -> None:
+        """Apply an action this very state just listed (`legal_actions`, `chance_outcomes`).
+
+        The parsing and checks `apply` makes are skipped: a search that applies thousands of
+        actions it took from the rules themselves pays for the rules' moves alone. Undone as
+        `apply`'s are. An action from anywhere else goes through `apply`."""
+        actor = self.current_player
+        assert actor is not None, "the game is over: no action is listed"
+        snap = self._snapshot()
+        try:
+            self._apply(action)
+        except BaseException:
+            self._restore(snap)
+            raise
+        self._undo.append((action, snap))
+        self._actors.append(actor)
+
     def undo(self) -> Action:
         """Take back the last applied action; returns it. Raises IndexError if there is none."""
         if not self._undo:

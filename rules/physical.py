@@ -7,6 +7,7 @@ camera and sensor board *say* lies there). Vision knows nothing of them: the con
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -151,8 +152,7 @@ class PlacedPiece:
     rotation: int = 0
 
 
-def _location_name(item: tuple[str, tuple[PlacedPiece, ...]]) -> str:
-    return item[0]
+_location_name = operator.itemgetter(0)  # an item's sort key: its location's name
 
 
 @dataclass(frozen=True)

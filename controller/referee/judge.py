@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 import typing
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -214,6 +215,7 @@ class _StepKind(StrEnum):
 
 _NONE = Decision.NONE
 _IDENTITY_MEMO = 20_000  # tuples of pieces the referee knows by identity, at most
+_CANONICAL_MEMO = 50_000  # tuples of pieces whose canonical form is remembered, at most
 _UNSEEN = frozenset({_StepKind.IMPLIED, _StepKind.FORCED_INPUT, _StepKind.OPTIONAL_INPUT})
 _PLAYED = frozenset({_StepKind.BY_HAND, _StepKind.IMPLIED, _StepKind.OPTIONAL_INPUT})
 
@@ -341,12 +343,23 @@ class Referee:
 
     # ---- comparing pieces
     def canonical(self, pieces: Iterable[PlacedPiece]) -> Pieces:
-        """Pieces with each rotation reduced to the turns that look different for that piece."""
-        return tuple(
+        """Pieces with each rotation reduced to the turns that look different for that piece
+        (a tuple is remembered: the search asks again for every location seen, at every node)."""
+        known = self._canonical
+        if type(pieces) is tuple:
+            same = known.get(pieces)
+            if same is not None:
+                return same
+        reduced = tuple(
             sorted(
                 PlacedPiece(p.piece, p.rotation % self._rotations.get(p.piece, 4)) for p in pieces
             )
         )
+        if type(pieces) is tuple:
+            if len(known) >= _CANONICAL_MEMO:
+                known.clear()
+            known[pieces] = reduced
+        return reduced
 
     def table_of(self, state: State) -> dict[str, Pieces]:
         """The rules' table for a state, rotations reduced (memoised per location's pieces).
@@ -355,7 +368,6 @@ class Referee:
         the same pieces (a tile alone on its square) is answered by the tuple's identity, without
         hashing its pieces; the memo holds each tuple it names, so no identity is reused while
         it is there, and it is emptied when it grows large (fresh tuples from other games)."""
-        known = self._canonical
         by_id = self._by_identity
         out = {}
         for name, pieces in self.expected_table(state).pieces:
@@ -363,9 +375,7 @@ class Referee:
             if hit is not None and hit[0] is pieces:
                 out[name] = hit[1]
                 continue
-            same = known.get(pieces)
-            if same is None:
-                same = known[pieces] = self.canonical(pieces)
+            same = self.canonical(pieces)
             if len(by_id) >= _IDENTITY_MEMO:
                 by_id.clear()
             by_id[id(pieces)] = (pieces, same)
@@ -562,7 +572,7 @@ class Referee:
             state.undo()
             at.pop()
         for action in actions[common:]:
-            state.apply(action)
+            state.apply_legal(action)  # each was listed by the rules at its node
             at.append(action)
 
     def _node(
@@ -663,7 +673,8 @@ class Referee:
         seat = state.current_player
         during = self.table_as_laid(state, action) if step is _StepKind.BY_HAND else None
         try:
-            with state.applied([action]):
+            state.apply_legal(action)  # a step the rules listed here: no checks again
+            try:
                 after = self.table_of(state)
                 moved = changed_locations(path.table, after)
                 shows = bool(moved & search.changed)
@@ -724,6 +735,8 @@ class Referee:
                 ):
                     child = dataclasses.replace(child, asked=len(path.actions))
                 return seen, looks, child
+            finally:
+                state.undo()
         except ValueError:
             return None  # refused by the rules: no step here
 
@@ -1278,27 +1291,37 @@ def _next_choices(state: State, resolve_chance: ChanceResolver | None) -> frozen
 
 def _names_only_unchanged(action: Action, changed: frozenset[str], names: frozenset[str]) -> bool:
     """Whether an action names locations in its fields, none of which changed."""
-    named = False
-    for field_name in _text_fields(type(action)):
-        value = getattr(action, field_name)
-        if value in changed:
-            return False
-        named = named or value in names
-    return named
+    values = _text_values(type(action))(action)
+    return changed.isdisjoint(values) and not names.isdisjoint(values)
 
 
-_TEXT_FIELDS: dict[type[Action], tuple[str, ...]] = {}
+_TEXT_VALUES: dict[type[Action], Callable[[Action], tuple[Any, ...]]] = {}
 
 
-def _text_fields(cls: type[Action]) -> tuple[str, ...]:
-    """The fields of an action class that hold plain text (where location names go)."""
-    known = _TEXT_FIELDS.get(cls)
+def _text_values(cls: type[Action]) -> Callable[[Action], tuple[Any, ...]]:
+    """For an action class, what reads the values of its fields that hold plain text (where
+    location names go) as a tuple: the search asks it of every legal action it meets."""
+    known = _TEXT_VALUES.get(cls)
     if known is None:
         hints = typing.get_type_hints(cls)
-        known = _TEXT_FIELDS[cls] = tuple(
-            f.name for f in dataclasses.fields(cls) if hints.get(f.name) is str
-        )
+        fields = [f.name for f in dataclasses.fields(cls) if hints.get(f.name) is str]
+        getter = operator.attrgetter(*fields) if fields else None
+        if getter is None:
+            known = _no_values
+        elif len(fields) == 1:
+            known = _one_value(getter)
+        else:
+            known = getter
+        _TEXT_VALUES[cls] = known
     return known
+
+
+def _no_values(action: Action) -> tuple[Any, ...]:
+    return ()
+
+
+def _one_value(getter: Callable[[Action], Any]) -> Callable[[Action], tuple[Any, ...]]:
+    return lambda action: (getter(action),)
 
 
 def _the(words: str) -> str:

@@ -147,14 +147,26 @@ def expected_table(state: Derailed) -> TableObservation:
     face-up card. Hands, the face-down deck and covered cards do not show."""
     d = state.d
     cards = state.rules.cards
-    pieces: dict[str, list[PlacedPiece]] = {}
+    pieces: dict[str, tuple[PlacedPiece, ...]] = {}
     for lane, c in enumerate(d.start, start=1):
-        pieces[start_slot(lane)] = [PlacedPiece(station_piece(COMPANIES[c]))]
+        pieces[start_slot(lane)] = _station_alone(COMPANIES[c])
     for lane, c in enumerate(d.dest, start=1):
-        pieces[destination_slot(lane)] = [PlacedPiece(station_piece(COMPANIES[c]))]
+        pieces[destination_slot(lane)] = _station_alone(COMPANIES[c])
     for s, stack in enumerate(d.stacks):
         if stack:
-            pieces[slot_name(s)] = [placed(cards, stack[-1])]
+            pieces[slot_name(s)] = _card_alone(cards, stack[-1])
     if d.discard_top >= 0:
-        pieces[DISCARD] = [placed(cards, 2 * d.discard_top)]
+        pieces[DISCARD] = _card_alone(cards, 2 * d.discard_top)
     return TableObservation.of(pieces)
+
+
+@functools.cache
+def _station_alone(company: str) -> tuple[PlacedPiece]:
+    """A station alone in its slot: one tuple for each, so the referee knows it by identity."""
+    return (PlacedPiece(station_piece(company)),)
+
+
+@functools.cache
+def _card_alone(cards: CardSet, tile: int) -> tuple[PlacedPiece]:
+    """A rail card alone on top of its slot, turned as played: one tuple for each."""
+    return (placed(cards, tile),)

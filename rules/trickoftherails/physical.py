@@ -167,22 +167,28 @@ def layout() -> Layout:
 def expected_table(state: TrickOfTheRails) -> TableObservation:
     """What should lie on the mat now. Hands, the undealt deck and removed cards are off the mat."""
     d = state.d
-    pieces: dict[str, list[PlacedPiece]] = {}
+    pieces: dict[str, tuple[PlacedPiece, ...]] = {}
     for i, card_id in enumerate(d.lane):
-        pieces[lane_slot(d.lane_taken + i)] = [PlacedPiece(card_piece(card_id))]
+        pieces[lane_slot(d.lane_taken + i)] = _card_alone(card_id)
     for company, rail, left, loco in zip(
         COMPANIES, d.railways, d.left_added, d.locomotives, strict=True
     ):
         for i, card_id in enumerate(rail):
-            pieces[rail_slot(company, i - left)] = [PlacedPiece(card_piece(card_id))]
+            pieces[rail_slot(company, i - left)] = _card_alone(card_id)
         if loco is not None:
-            pieces[locomotive_slot(company)] = [PlacedPiece(card_piece(loco))]
+            pieces[locomotive_slot(company)] = _card_alone(loco)
     for seat, card_id in d.trick:
-        pieces[trick_slot(seat)] = [PlacedPiece(card_piece(card_id))]
+        pieces[trick_slot(seat)] = _card_alone(card_id)
     for seat, shares in enumerate(d.shares):
         if shares:
-            pieces[share_area(seat)] = [PlacedPiece(card_piece(c)) for c in shares]
+            pieces[share_area(seat)] = tuple(PlacedPiece(card_piece(c)) for c in shares)
     return TableObservation.of(pieces)
+
+
+@functools.cache
+def _card_alone(card_id: str) -> tuple[PlacedPiece]:
+    """A card alone in its slot: one tuple for each, so the referee knows it by identity."""
+    return (PlacedPiece(card_piece(card_id)),)
 
 
 def table_when_played(state: TrickOfTheRails, card_id: str) -> TableObservation:
