@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Final, Self, TypeVar, Union, final
 
-from rules.physical import Catalogue, Layout, TableObservation
+from rules.physical import Catalogue, Layout, PlacedPiece, TableObservation
 
 JsonDict = dict[str, Any]
 
@@ -645,6 +645,9 @@ class GameInfo:
     layout: Callable[[Mapping[str, Any]], Layout] | None = None  # from the game's options
     catalogue: Callable[[], Catalogue] | None = None
     expected_table: Callable[[Any], TableObservation] | None = None  # from a State of this game
+    # `expected_table` as a mapping of location to pieces (unsorted; empty ones may be absent or
+    # empty): the referee's search asks for the table at every node it tries, and skips sorting.
+    expected_pieces: Callable[[Any], Mapping[str, tuple[PlacedPiece, ...]]] | None = None
     # Every action the game's JSON can spell near a state, legal or not: the conformance test
     # checks `is_legal(a) == (a in legal_actions())` over them.
     candidates: Callable[[Any], Iterable[Action]] | None = None

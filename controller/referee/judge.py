@@ -323,8 +323,14 @@ class Referee:
         catalogue: Catalogue,
         limits: Limits | None = None,
         while_played: Callable[[Any, Action], TableObservation | None] | None = None,
+        expected_pieces: Callable[[Any], Mapping[str, Pieces]] | None = None,
     ) -> None:
         self.expected_table = expected_table
+        self._pieces_of: Callable[[Any], Iterable[tuple[str, Pieces]]] = (
+            (lambda state: expected_pieces(state).items())
+            if expected_pieces is not None
+            else (lambda state: expected_table(state).pieces)
+        )
         self.while_played = while_played
         self.limits = limits or Limits()
         entries = catalogue.by_piece()
@@ -339,7 +345,13 @@ class Referee:
     def for_game(info: GameInfo, limits: Limits | None = None) -> Referee:
         if info.expected_table is None or info.catalogue is None:
             raise ValueError(f"{info.title} has no physical form: the referee cannot judge it")
-        return Referee(info.expected_table, info.catalogue(), limits, info.table_while_played)
+        return Referee(
+            info.expected_table,
+            info.catalogue(),
+            limits,
+            info.table_while_played,
+            info.expected_pieces,
+        )
 
     # ---- comparing pieces
     def canonical(self, pieces: Iterable[PlacedPiece]) -> Pieces:
@@ -370,7 +382,9 @@ class Referee:
         it is there, and it is emptied when it grows large (fresh tuples from other games)."""
         by_id = self._by_identity
         out = {}
-        for name, pieces in self.expected_table(state).pieces:
+        for name, pieces in self._pieces_of(state):
+            if not pieces:
+                continue
             hit = by_id.get(id(pieces))
             if hit is not None and hit[0] is pieces:
                 out[name] = hit[1]

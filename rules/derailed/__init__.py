@@ -51,6 +51,7 @@ GAME_INFO = GameInfo(
     layout=_layout,
     catalogue=physical.catalogue,
     expected_table=physical.expected_table,
+    expected_pieces=physical.expected_pieces,
     candidates=_candidates,
     words=WORDS,
     table_while_played=_while_played,

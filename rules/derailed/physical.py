@@ -145,6 +145,11 @@ def placed(cards: CardSet, tile: int) -> PlacedPiece:
 def expected_table(state: Derailed) -> TableObservation:
     """What should lie on the mat now: stations, the top card of each slot, the discard pile's
     face-up card. Hands, the face-down deck and covered cards do not show."""
+    return TableObservation.of(expected_pieces(state))
+
+
+def expected_pieces(state: Derailed) -> dict[str, tuple[PlacedPiece, ...]]:
+    """`expected_table` as a mapping, unsorted: what the referee's search asks at every node."""
     d = state.d
     cards = state.rules.cards
     pieces: dict[str, tuple[PlacedPiece, ...]] = {}
@@ -157,7 +162,7 @@ def expected_table(state: Derailed) -> TableObservation:
             pieces[slot_name(s)] = _card_alone(cards, stack[-1])
     if d.discard_top >= 0:
         pieces[DISCARD] = _card_alone(cards, 2 * d.discard_top)
-    return TableObservation.of(pieces)
+    return pieces
 
 
 @functools.cache

@@ -29,6 +29,7 @@ GAME_INFO = GameInfo(
     layout=physical.layout,
     catalogue=physical.catalogue,
     expected_table=physical.expected_table,
+    expected_pieces=physical.expected_pieces,
     candidates=_candidates,
     words=WORDS,
 )

@@ -177,16 +177,26 @@ def expected_table(state: Any) -> TableObservation:
 
     A green tile being turned up is in the player's hand once its face is known, until she lays
     it as she prefers (`orient_tile`): its face and how she lays it show together."""
+    return TableObservation.of(expected_pieces(state))
+
+
+def expected_pieces(state: Any) -> dict[str, tuple[PlacedPiece, ...]]:
+    """`expected_table` as a mapping, unsorted: what the referee's search asks at every node."""
     board = load_board()
     pos: Position = state.pos
     seats: tuple[Colour, ...] = state.setup.seats
     pieces: dict[str, tuple[PlacedPiece, ...]] = {}
     in_hand = pos.pending if pos.phase is Phase.ORIENT else None
     names = board.names
+    by_tile = _BY_TILE
     for sq, tile in enumerate(pos.tiles):
         if tile is None or sq == in_hand:  # a green tile turned up is in her hand until laid
             continue
-        pieces[names[sq]] = _tile_alone(tile)
+        hit = by_tile.get(id(tile))
+        if hit is not None and hit[0] is tile:
+            pieces[names[sq]] = hit[1]
+        else:
+            pieces[names[sq]] = _alone_by_identity(tile)
     for sq, colour in pos.wagons.items():
         pieces[names[sq]] = (*pieces.get(names[sq], ()), _placed_wagon(colour))
     if pos.rock is not None:
@@ -194,7 +204,7 @@ def expected_table(state: Any) -> TableObservation:
     for seat, colour in enumerate(seats):
         if pos.start[seat]:
             pieces[start_area(colour)] = (_placed_wagon(colour),) * pos.start[seat]
-    return TableObservation.of(pieces)
+    return pieces
 
 
 @functools.cache
@@ -203,6 +213,20 @@ def _placed_tile(tile: Tile) -> PlacedPiece:
     if tile.shape is None:
         return PlacedPiece(FACE_DOWN)
     return PlacedPiece(tile_piece(tile.colour, tile.shape), rotation_of(tile.shape, tile.exits))
+
+
+_BY_TILE: dict[int, tuple[Tile, tuple[PlacedPiece]]] = {}  # a tile object's `_tile_alone`
+_BY_TILE_MEMO = 10_000  # tile objects remembered by identity, at most
+
+
+def _alone_by_identity(tile: Tile) -> tuple[PlacedPiece]:
+    """`_tile_alone`, remembered for this tile object: a state's tiles are the same objects from
+    one move to the next, so the search's thousands of tables skip hashing them."""
+    alone = _tile_alone(tile)
+    if len(_BY_TILE) >= _BY_TILE_MEMO:
+        _BY_TILE.clear()
+    _BY_TILE[id(tile)] = (tile, alone)
+    return alone
 
 
 @functools.cache

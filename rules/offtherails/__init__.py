@@ -44,6 +44,7 @@ GAME_INFO = GameInfo(
     layout=_layout,
     catalogue=physical.catalogue,
     expected_table=physical.expected_table,
+    expected_pieces=physical.expected_pieces,
     candidates=candidates,
     words=WORDS,
 )

@@ -157,6 +157,11 @@ def expected_table(state: OffTheRails) -> TableObservation:
 
     Jewels carry no markers (players see them on their phones), nor does a speed die.
     """
+    return TableObservation.of(expected_pieces(state))
+
+
+def expected_pieces(state: OffTheRails) -> dict[str, tuple[PlacedPiece, ...]]:
+    """`expected_table` as a mapping, unsorted: what the referee's search asks at every node."""
     names = state.board.names
     pieces: dict[str, tuple[PlacedPiece, ...]] = {}
     for square, tile in enumerate(state.tiles()):
@@ -174,4 +179,4 @@ def expected_table(state: OffTheRails) -> TableObservation:
             pieces[names[cart.square]] = (*here, cart_placed)
     if state.options.get("deposit_deck") == "physical" and state.revealed:
         pieces[REVEAL_SLOT] = (PlacedPiece(Piece("deposit_card", state.revealed)),)
-    return TableObservation.of(pieces)
+    return pieces

@@ -45,6 +45,7 @@ GAME_INFO = GameInfo(
     layout=_layout,
     catalogue=physical.catalogue,
     expected_table=physical.expected_table,
+    expected_pieces=physical.expected_pieces,
     candidates=_candidates,
     table_while_played=_while_played,
     words=WORDS,

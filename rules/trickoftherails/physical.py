@@ -166,6 +166,11 @@ def layout() -> Layout:
 
 def expected_table(state: TrickOfTheRails) -> TableObservation:
     """What should lie on the mat now. Hands, the undealt deck and removed cards are off the mat."""
+    return TableObservation.of(expected_pieces(state))
+
+
+def expected_pieces(state: TrickOfTheRails) -> dict[str, tuple[PlacedPiece, ...]]:
+    """`expected_table` as a mapping, unsorted: what the referee's search asks at every node."""
     d = state.d
     pieces: dict[str, tuple[PlacedPiece, ...]] = {}
     for i, card_id in enumerate(d.lane):
@@ -182,7 +187,7 @@ def expected_table(state: TrickOfTheRails) -> TableObservation:
     for seat, shares in enumerate(d.shares):
         if shares:
             pieces[share_area(seat)] = tuple(PlacedPiece(card_piece(c)) for c in shares)
-    return TableObservation.of(pieces)
+    return pieces
 
 
 @functools.cache

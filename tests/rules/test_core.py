@@ -255,6 +255,34 @@ def test_applied_applies_all_inside_and_undoes_all_after(game: str) -> None:
     assert state.history == history
 
 
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+def test_apply_legal_does_what_apply_does_and_is_undone_alike(game: str) -> None:
+    """Every listed action (and chance outcome), applied unchecked, leaves the state `apply`
+    leaves, and `undo` takes it back; over a few dozen steps of a bot game."""
+    rng = random.Random(7)
+    state = rules.new_game(game, {"players": 3}, 7)
+    checked = rules.new_game(game, {"players": 3}, 7)
+    for _ in range(40):
+        if state.is_over:
+            break
+        before = state.to_json()
+        listed = (
+            [a for a, _ in state.chance_outcomes()]
+            if state.current_player == rules.CHANCE
+            else state.legal_actions()
+        )
+        for action in listed[:6]:
+            state.apply_legal(action)
+            checked.apply(action)
+            assert state.to_json() == checked.to_json()
+            assert state.undo() == checked.undo() == action
+            assert state.to_json() == before
+        action = rng.choice(listed)
+        state.apply_legal(action)
+        checked.apply(action)
+    assert state.history == checked.history
+
+
 def test_applied_refused_part_way_leaves_the_state_as_before_and_raises() -> None:
     state = started()
     before, history = state.to_json(), state.history
