@@ -155,6 +155,27 @@ class PlacedPiece:
 _location_name = operator.itemgetter(0)  # an item's sort key: its location's name
 
 
+_ON_TOP: dict[
+    tuple[int, int], tuple[tuple[PlacedPiece, ...], PlacedPiece, tuple[PlacedPiece, ...]]
+] = {}
+_ON_TOP_MEMO = 20_000  # stacks remembered by their parts' identity, at most
+
+
+def on_top_of(under: tuple[PlacedPiece, ...], piece: PlacedPiece) -> tuple[PlacedPiece, ...]:
+    """`under` with `piece` laid on it (a minecart on its tile), as one tuple for the same two
+    objects: a game's table built at every node of the referee's search (whose tuples it knows
+    by identity) then reuses it. Give it pieces the game keeps (cached), not fresh ones."""
+    key = (id(under), id(piece))
+    hit = _ON_TOP.get(key)
+    if hit is not None and hit[0] is under and hit[1] is piece:
+        return hit[2]
+    stack = (*under, piece)
+    if len(_ON_TOP) >= _ON_TOP_MEMO:
+        _ON_TOP.clear()
+    _ON_TOP[key] = (under, piece, stack)
+    return stack
+
+
 @dataclass(frozen=True)
 class TableObservation:
     """Per location name, the pieces lying there (sorted); locations absent from `pieces` are empty.

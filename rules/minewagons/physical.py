@@ -37,6 +37,7 @@ from rules.physical import (
     Piece,
     PlacedPiece,
     TableObservation,
+    on_top_of,
 )
 
 TILE_COLOURS = (*PLAYER_COLOURS, Colour.GREEN)
@@ -198,12 +199,12 @@ def expected_pieces(state: Any) -> dict[str, tuple[PlacedPiece, ...]]:
         else:
             pieces[names[sq]] = _alone_by_identity(tile)
     for sq, colour in pos.wagons.items():
-        pieces[names[sq]] = (*pieces.get(names[sq], ()), _placed_wagon(colour))
+        pieces[names[sq]] = on_top_of(pieces.get(names[sq], ()), _placed_wagon(colour))
     if pos.rock is not None:
-        pieces[names[pos.rock]] = (*pieces.get(names[pos.rock], ()), PlacedPiece(ROCK))
+        pieces[names[pos.rock]] = on_top_of(pieces.get(names[pos.rock], ()), _PLACED_ROCK)
     for seat, colour in enumerate(seats):
         if pos.start[seat]:
-            pieces[start_area(colour)] = (_placed_wagon(colour),) * pos.start[seat]
+            pieces[start_area(colour)] = _waiting(colour, pos.start[seat])
     return pieces
 
 
@@ -233,6 +234,15 @@ def _alone_by_identity(tile: Tile) -> tuple[PlacedPiece]:
 def _tile_alone(tile: Tile) -> tuple[PlacedPiece]:
     """A tile alone on its square: one tuple for each, so the referee knows it by identity."""
     return (_placed_tile(tile),)
+
+
+_PLACED_ROCK = PlacedPiece(ROCK)
+
+
+@functools.cache
+def _waiting(colour: Colour, wagons: int) -> tuple[PlacedPiece, ...]:
+    """A seat's wagons waiting in its starting area: one tuple for each count."""
+    return (_placed_wagon(colour),) * wagons
 
 
 @functools.cache

@@ -33,6 +33,7 @@ from rules.physical import (
     TableObservation,
     corner_margin_mm,
     corner_markers,
+    on_top_of,
 )
 
 CORNER_MARKER_MM = 30.0
@@ -152,6 +153,17 @@ def tile_alone(mask: int, kind: TileKind) -> tuple[PlacedPiece]:
     return (placed_tile(mask, kind),)
 
 
+@functools.cache
+def _placed_chasm(colour: str) -> PlacedPiece:
+    return PlacedPiece(chasm_piece(colour))
+
+
+@functools.cache
+def _placed_cart(colour: str, die: str, heading: int) -> PlacedPiece:
+    """A minecart as it stands, heading one way (one object each: see `on_top_of`)."""
+    return PlacedPiece(cart_piece(colour, die), heading)
+
+
 def expected_table(state: OffTheRails) -> TableObservation:
     """What should physically lie on each square now: tiles, minecarts, chasm tokens.
 
@@ -170,13 +182,13 @@ def expected_pieces(state: OffTheRails) -> dict[str, tuple[PlacedPiece, ...]]:
     for square, colour in enumerate(state.chasms()):
         if colour is not None:
             here = pieces.get(names[square], ())
-            pieces[names[square]] = (*here, PlacedPiece(chasm_piece(colour.value)))
+            pieces[names[square]] = on_top_of(here, _placed_chasm(colour.value))
     for cart in state.carts():
         if cart.status is CartStatus.ON_BOARD:
             die = cart.die.value if cart.die is not None else Die.WHITE.value  # solo: white
             here = pieces.get(names[cart.square], ())
-            cart_placed = PlacedPiece(cart_piece(cart.colour.value, die), int(cart.heading))
-            pieces[names[cart.square]] = (*here, cart_placed)
+            cart_placed = _placed_cart(cart.colour.value, die, int(cart.heading))
+            pieces[names[cart.square]] = on_top_of(here, cart_placed)
     if state.options.get("deposit_deck") == "physical" and state.revealed:
         pieces[REVEAL_SLOT] = (PlacedPiece(Piece("deposit_card", state.revealed)),)
     return pieces
