@@ -23,6 +23,17 @@ def positive(text: str) -> int:
     return value
 
 
+def busy_count(text: str) -> int:
+    """A flag's count of processes from 0 to 8, or argparse's one-line error naming the value."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value <= 8:
+        raise argparse.ArgumentTypeError(f"{value} is not from 0 to 8")
+    return value
+
+
 def positive_number(text: str) -> float:
     """A flag's number above 0, or argparse's one-line error naming the value."""
     try:

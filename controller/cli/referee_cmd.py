@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import os
+import time
+from typing import Any
 
-from controller.cli._types import Subparsers, positive
+from controller.cli._types import Subparsers, busy_count, positive
 
 
 def register(commands: Subparsers, benches: Subparsers) -> None:
@@ -18,6 +22,13 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     bench.add_argument("--game", action="append", default=[], help="a game (default: every one)")
     bench.add_argument("--seeds", type=positive, default=4, help="bot games per game")
     bench.add_argument("--players", type=positive, default=None, help="default: each count")
+    bench.add_argument(
+        "--busy",
+        type=busy_count,
+        default=0,
+        help="processes rendering camera frames and reading them with the vision pipeline "
+        "beside the bench, as the service does on the same Pi (default 0: none)",
+    )
     bench.set_defaults(handler=_bench)
 
 
@@ -28,10 +39,36 @@ def _bench(args: argparse.Namespace) -> int:
     games = args.game or [n for n, info in rules.GAMES.items() if info.expected_table]
     for name in games:
         rules.game_info(name)  # an unknown game: one line naming the known ones
-    figures = bench(games, args.seeds, args.players)
+    context = multiprocessing.get_context("spawn")
+    stop = context.Event()
+    beside = [
+        context.Process(target=keep_busy, args=(stop,), daemon=True) for _ in range(args.busy)
+    ]
+    for process in beside:
+        process.start()
+    try:
+        if beside:
+            time.sleep(3.0)  # the renderers past their start-up, at work
+        figures = bench(games, args.seeds, args.players)
+        figures["busy_processes"] = args.busy
+        figures["load_average"] = round(os.getloadavg()[0], 2)
+    finally:
+        stop.set()
+        for process in beside:  # a renderer holds nothing worth finishing: stopped at once
+            process.terminate()
+            process.join(timeout=10)
     if args.json:
         print(json.dumps(figures))
     else:
         for key, value in figures.items():
             print(f"{key:30} {value}")
     return 0
+
+
+def keep_busy(stop: Any) -> None:
+    """Render a short game's camera frames and read them with the vision pipeline, again and
+    again, until `stop` is set: the work that shares a Pi with the referee."""
+    from vision.bench import run_bench
+
+    while not stop.is_set():
+        run_bench(moves=6, naive=False, opening_pieces=20)

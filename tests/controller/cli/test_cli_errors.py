@@ -43,6 +43,7 @@ def _fails(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
         ),
         (["rules", "play", "chess"], "railtable rules play: unknown game 'chess'"),
         (["bench", "referee", "--game", "chess"], "unknown game 'chess'"),
+        (["bench", "referee", "--busy", "9"], "argument --busy: 9 is not from 0 to 8"),
         (["bench", "vision", "--harsh-moves", "-3"], "-3 is not at least 0"),
         (["bench", "vision", "--moves", "x"], "'x' is not a whole number"),
         (["camera", "calibrate", "--source", " "], "give the camera: 0, /dev/video0"),
