@@ -833,11 +833,14 @@ class Referee:
         actions = state.legal_actions()
         forced = all(a.VISIBILITY is Visibility.INPUT for a in actions)
         inputs = 0
+        changed, names = search.changed | stirred, search.names
+        getters = _TEXT_VALUES
         for action in actions:
             kind = action.VISIBILITY
             if kind is Visibility.TABLE:
-                if _names_only_unchanged(action, search.changed | stirred, search.names):
-                    continue  # it would change a location that did not change
+                values = (getters.get(type(action)) or _text_values(type(action)))(action)
+                if changed.isdisjoint(values) and not names.isdisjoint(values):
+                    continue  # it names locations, none of which changed
                 yield action, _StepKind.BY_HAND
             elif kind is Visibility.IMPLIED:
                 yield action, _StepKind.IMPLIED
@@ -1301,12 +1304,6 @@ def _next_choices(state: State, resolve_chance: ChanceResolver | None) -> frozen
             state.apply(outcome)  # taken back with the block, as all it applies
             drawn.append(outcome)
         return frozenset(state.legal_actions())
-
-
-def _names_only_unchanged(action: Action, changed: frozenset[str], names: frozenset[str]) -> bool:
-    """Whether an action names locations in its fields, none of which changed."""
-    values = _text_values(type(action))(action)
-    return changed.isdisjoint(values) and not names.isdisjoint(values)
 
 
 _TEXT_VALUES: dict[type[Action], Callable[[Action], tuple[Any, ...]]] = {}
