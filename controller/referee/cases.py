@@ -294,6 +294,7 @@ def _slip(
 def bench(games: list[str], seeds: int, players: int | None = None) -> dict[str, float | int | str]:
     """Figures over bot games: verdict times (wall and CPU) and how many tables were recovered."""
     single: list[float] = []
+    single_cpu: list[float] = []
     merged: list[float] = []
     merged_cpu: list[float] = []
     counts = {"cases": 0, "recovered": 0, "judged": 0, "false_applied": 0, "in_transit": 0}
@@ -314,14 +315,16 @@ def bench(games: list[str], seeds: int, players: int | None = None) -> dict[str,
                     wrong["alerted"] += result.alerted
                     continue
                 (single if result.kind is CaseKind.SINGLE else merged).append(result.first_ms)
-                if result.kind is not CaseKind.SINGLE:
-                    merged_cpu.append(result.first_cpu_ms)
+                (single_cpu if result.kind is CaseKind.SINGLE else merged_cpu).append(
+                    result.first_cpu_ms
+                )
                 if result.unseen:
                     counts["in_transit"] += 1
                     continue
                 counts["judged"] += 1
                 counts["recovered"] += result.recovered
     single.sort()
+    single_cpu.sort()
     merged.sort()
     merged_cpu.sort()
     return {
@@ -330,6 +333,7 @@ def bench(games: list[str], seeds: int, players: int | None = None) -> dict[str,
         "cases": counts["cases"],
         "infer_p50_ms": round(_quantile(single, 0.5), 2),
         "infer_p99_ms": round(_quantile(single, 0.99), 2),
+        "infer_cpu_p99_ms": round(_quantile(single_cpu, 0.99), 2),
         "merged_infer_p50_ms": round(_quantile(merged, 0.5), 2),
         "merged_infer_p99_ms": round(_quantile(merged, 0.99), 2),
         "merged_infer_cpu_p99_ms": round(_quantile(merged_cpu, 0.99), 2),
