@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import TypeAlias
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -23,15 +24,20 @@ def positive(text: str) -> int:
     return value
 
 
-def busy_count(text: str) -> int:
-    """A flag's count of processes from 0 to 8, or argparse's one-line error naming the value."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= value <= 8:
-        raise argparse.ArgumentTypeError(f"{value} is not from 0 to 8")
-    return value
+def whole_between(low: int, high: int) -> Callable[[str], int]:
+    """A checker for a flag's whole number from `low` to `high`: argparse's one-line error names
+    the value and the range."""
+
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not from {low} to {high}")
+        return value
+
+    return whole
 
 
 def positive_number(text: str) -> float:

@@ -9,7 +9,7 @@ import os
 import time
 from typing import Any
 
-from controller.cli._types import Subparsers, busy_count, positive
+from controller.cli._types import Subparsers, positive, whole_between
 
 
 def register(commands: Subparsers, benches: Subparsers) -> None:
@@ -24,7 +24,7 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     bench.add_argument("--players", type=positive, default=None, help="default: each count")
     bench.add_argument(
         "--busy",
-        type=busy_count,
+        type=whole_between(0, 8),
         default=0,
         help="processes rendering camera frames and reading them with the vision pipeline "
         "beside the bench, as the service does on the same Pi (default 0: none)",

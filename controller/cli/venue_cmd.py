@@ -8,7 +8,7 @@ import json
 import os
 from pathlib import Path
 
-from controller.cli._types import Subparsers, UsageError
+from controller.cli._types import Subparsers, UsageError, whole_between
 
 DESCRIPTION = """Subscribe to the venue's MQTT broker and serve the venue page: every table live,
 a table that needs help highlighted, standings from the games finished, a tournament mode and
@@ -42,14 +42,7 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     bench.set_defaults(handler=_bench)
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"{value} is not 1 to 1000")
-    return value
+_count = whole_between(1, 1000)
 
 
 def _venue(args: argparse.Namespace) -> int:

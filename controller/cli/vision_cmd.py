@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from controller.cli._types import Subparsers
+from controller.cli._types import Subparsers, whole_between
 from rules.physical import Catalogue, Layout
 
 
@@ -81,14 +81,7 @@ def _out_folder(text: str) -> Path:
     return path
 
 
-def _dpi(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 72 <= value <= 1200:
-        raise argparse.ArgumentTypeError(f"{value} is not within 72 to 1200")
-    return value
+_dpi = whole_between(72, 1200)  # the printer's dots per inch
 
 
 def _at_least(least: int) -> Callable[[str], int]:

@@ -33,8 +33,8 @@ def _fails(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
         (["markers", "offtherails", "--out", "/etc/passwd"], "/etc/passwd is a file"),
         (["markers", "offtherails", "--out", "/etc/passwd/x"], "/etc/passwd is a file"),
         (["markers", "offtherails", "--out", ""], "not an empty path"),
-        (["markers", "offtherails", "--out", "x", "--dpi", "0"], "0 is not within 72 to 1200"),
-        (["markers", "offtherails", "--out", "x", "--dpi", "-5"], "-5 is not within 72 to 1200"),
+        (["markers", "offtherails", "--out", "x", "--dpi", "0"], "0 is not from 72 to 1200"),
+        (["markers", "offtherails", "--out", "x", "--dpi", "-5"], "-5 is not from 72 to 1200"),
         (["bench", "rules", "--players", "9"], "option 'players' is 9"),
         (["rules", "play", "offtherails", "--option", "foo"], "--option 'foo': expected"),
         (
@@ -49,7 +49,7 @@ def _fails(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
         (["camera", "calibrate", "--source", " "], "give the camera: 0, /dev/video0"),
         (["camera", "calibrate", "--source", "0", "--seconds", "0"], "not within 1 to 3600"),
         (["camera", "calibrate", "--source", "0", "--data", "/etc/passwd"], "is a file"),
-        (["markers", "charuco", "--out", "x", "--dpi", "20"], "20 is not within 72 to 1200"),
+        (["markers", "charuco", "--out", "x", "--dpi", "20"], "20 is not from 72 to 1200"),
     ],
 )
 def test_each_mistake_is_one_line(
