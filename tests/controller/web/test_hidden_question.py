@@ -6,25 +6,19 @@ being made, and never which piles were made, before or after."""
 
 from __future__ import annotations
 
-import asyncio
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from playwright.sync_api import Page, sync_playwright
 
-from controller.api.app import create_app
-from controller.api.http import server_config
 from controller.game.live import LiveGame
 from controller.referee.judge import VerdictKind
 from tests.controller.api.test_full_disk import PIN, Control
-from tests.controller.api.test_security_server import _free_port
 from tests.controller.game.test_live_decisions import _collision, _moved
+from tests.controller.serving import serving
 
 ROOT = Path(__file__).resolve().parents[3]
 ARTIFACTS = ROOT / ".artifacts"
@@ -35,19 +29,8 @@ HOST = {"X-Table-Pin": PIN}
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, Control]]:
     control = Control(tmp_path / "log.sqlite3")
-    port = _free_port()
-    server = uvicorn.Server(server_config(create_app(control), "127.0.0.1", port, loop="asyncio"))
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}", control
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        control.owner.stop()
+    with serving(control) as url:
+        yield url, control
 
 
 def _collide(game: LiveGame) -> None:
@@ -75,8 +58,7 @@ def test_a_hidden_split_shows_on_its_players_phone_alone(served: tuple[str, Cont
         named = httpx.post(f"{url}/api/seats/{seat}/player", json={"name": name}, headers=HOST)
         assert named.status_code == 200, named.text
     tokens = [
-        httpx.post(f"{url}/api/seats/{seat}/token", headers=HOST).json()["token"]
-        for seat in (0, 1)
+        httpx.post(f"{url}/api/seats/{seat}/token", headers=HOST).json()["token"] for seat in (0, 1)
     ]
     control.owner.call_sync(_collide)
     ARTIFACTS.mkdir(exist_ok=True)

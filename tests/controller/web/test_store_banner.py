@@ -4,21 +4,15 @@ returns."""
 
 from __future__ import annotations
 
-import asyncio
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 from playwright.sync_api import sync_playwright
 
-from controller.api.app import create_app
-from controller.api.http import server_config
 from tests.controller.api.test_full_disk import Control, fill_disk, free_disk
-from tests.controller.api.test_security_server import _free_port
+from tests.controller.serving import serving
 
 CHROMIUM = "/usr/bin/chromium"
 PIN = "4321"
@@ -28,19 +22,8 @@ HOST = {"X-Table-Pin": PIN}
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, Control]]:
     control = Control(tmp_path / "log.sqlite3")
-    port = _free_port()
-    server = uvicorn.Server(server_config(create_app(control), "127.0.0.1", port, loop="asyncio"))
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}", control
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        control.owner.stop()
+    with serving(control) as url:
+        yield url, control
 
 
 def test_every_phone_shows_a_full_disk_until_space_returns(served: tuple[str, Control]) -> None:
