@@ -33,7 +33,7 @@ class Table(Protocol):
     tokens: SeatTokens
 
     def camera_jpeg(self) -> bytes | None:
-        """The camera's newest frame, annotated (run on the owner's thread)."""
+        """The camera's newest frame, annotated (run on an API worker, never the event loop)."""
 
     def recalibrate(self) -> bool:
         """Look for the mat's corners afresh; False: no camera (run on the owner's thread)."""
