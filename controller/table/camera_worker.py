@@ -37,7 +37,7 @@ class CameraView:
     """What the camera made of its newest frame."""
 
     table: TableObservation | None  # the last settled table (None: none yet, or camera away)
-    still: bool  # nothing moves in view and the settled table is the newest
+    still: bool  # nothing moves in view: `table` is what lies there now
     state: str  # the camera's health, in the words of `InputHealth`
     detail: str
     version: int = -1  # the simulated table's version the frame showed (-1: a real camera)
@@ -139,7 +139,7 @@ class CameraWorker:
             version = self.camera.shown_version if isinstance(self.camera, SimulatedCamera) else -1
             self.latest = CameraView(
                 table,
-                report.stability is Stability.SETTLED and report.settled is None,
+                report.stability is Stability.SETTLED,  # this frame's settled table included
                 report.calibration.value,
                 f"{calibrator.reason}; {seen}view {report.stability.value}",
                 version,

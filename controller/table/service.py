@@ -30,6 +30,7 @@ from controller.simulated.camera import SimulatedCamera
 from controller.simulated.table import PhysicalTable
 from controller.table.camera_worker import NO_NEW_FRAME, CameraWorker
 from controller.table.gpio import GpioPins, TableIO
+from controller.table.memory import TRIM_EVERY_S, give_back, map_big_blocks
 from controller.table.speech import EspeakSpeaker, Narrator, Speaker, Speech, Voice, speaks
 from controller.table.systemd import notify, watchdog_interval
 from controller.venue.publisher import VenuePublisher
@@ -126,6 +127,7 @@ class TableService:
 
     def __init__(self, settings: ServiceSettings) -> None:
         self.settings = settings
+        map_big_blocks()  # frames never linger in malloc's heaps (controller/table/memory.py)
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         path = settings.data_dir / "railtable.sqlite3"
         self.log = EventLog(path)
@@ -164,6 +166,7 @@ class TableService:
         self._next_frame = 0.0
         self._watchdog_s = watchdog_interval()
         self._petted = 0.0
+        self._next_trim = time.monotonic() + TRIM_EVERY_S
         self.on_stop: Any = None  # set by whoever serves the API: stop serving too
         self.io = TableIO(settings.gpio)
         self.voice: Voice | None = None
@@ -401,6 +404,9 @@ class TableService:
         if self._watchdog_s is not None and now - self._petted >= self._watchdog_s:
             notify("WATCHDOG=1")  # a hung owner stops this, and systemd restarts us
             self._petted = now
+        if now >= self._next_trim:  # what a burst of phones or frames freed goes back
+            self._next_trim = now + TRIM_EVERY_S
+            give_back()
         if self.game.state is None:
             return None
         self._follow_game()
