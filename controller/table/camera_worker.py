@@ -152,11 +152,13 @@ class CameraWorker:
         camera = self.camera
         if not isinstance(camera, SimulatedCamera) or self._recalibrate or self._lost:
             return False
+        now = time.monotonic()
         return (
             self.latest.still
             and not camera.moving
+            and now >= camera.unplugged_until  # its cable pulled (the fault knob): it shows
             and camera.shown_version == camera.table.version
-            and time.monotonic() - self._last_frame < IDLE_REFRESH_S
+            and now - self._last_frame < IDLE_REFRESH_S
         )
 
     # ---- from other threads
