@@ -70,6 +70,8 @@ async def stream(
     address = request.client.host if request.client else "?"
     if _OPEN.get(address, 0) >= STREAMS_PER_ADDRESS:
         raise HTTPException(429, f"too many live streams from {address}: close one first")
+    if start is not None and table.owner.last_row() - start > SMALL_CATCH_UP:
+        await _LONG_CATCH_UPS.turn()  # before the answer starts: a client gets no byte sooner
     return StreamingResponse(
         _counted(address, _events(table, who, start)),
         media_type="text/event-stream",
@@ -93,8 +95,6 @@ async def _counted(address: str, events: AsyncIterator[bytes]) -> AsyncIterator[
 
 async def _events(table: TableDep, who: Asker, after: int | None) -> AsyncIterator[bytes]:
     owner = table.owner
-    if after is not None and owner.last_row() - after > SMALL_CATCH_UP:
-        await _LONG_CATCH_UPS.turn()
     subscriber = Subscriber(asyncio.get_running_loop())
     snap, last = owner.subscribe(subscriber)
     try:
