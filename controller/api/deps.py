@@ -7,6 +7,7 @@ the work itself."""
 
 from __future__ import annotations
 
+import asyncio
 import math
 import secrets
 import time
@@ -22,6 +23,9 @@ PIN_TRIES = 5  # wrong PINs from one address within PIN_WINDOW_S before it must 
 PIN_WINDOW_S = 60.0
 TABLE_TRIES = 10  # wrong PINs from all addresses together within PIN_WINDOW_S
 MAX_ADDRESSES = 1024  # addresses whose wrong PINs are remembered
+LOCKED_ANSWER_S = 0.5  # a PIN tried while the tries are used up is answered (429) after this:
+# a guesser sending one guess after another, as fast as answers come, took a third of the event
+# loop's work under `railtable bench load` for nothing but 429s; now it waits, and costs nothing
 
 
 class Table(Protocol):
@@ -33,7 +37,7 @@ class Table(Protocol):
     tokens: SeatTokens
 
     def camera_jpeg(self) -> bytes | None:
-        """The camera's newest frame, annotated (run on the owner's thread)."""
+        """The camera's newest frame, annotated (run on an API worker, never the event loop)."""
 
     def recalibrate(self) -> bool:
         """Look for the mat's corners afresh; False: no camera (run on the owner's thread)."""
@@ -100,6 +104,7 @@ async def asker(
         address = request.client.host if request.client else "?"
         wait = guard.wait_s(address)
         if wait > 0:
+            await asyncio.sleep(LOCKED_ANSWER_S)
             raise HTTPException(429, f"too many wrong PINs: try again in {math.ceil(wait)} s")
         given = x_table_pin.encode("utf-8", "surrogateescape")
         if not served.pin or not secrets.compare_digest(given, served.pin.encode()):

@@ -139,7 +139,7 @@ async def seat_qr(
     response_class=Response,
 )
 async def camera(table: TableDep, who: Host) -> Response:
-    picture = await table.owner.call(lambda _: table.camera_jpeg())
+    picture = await in_worker(table.camera_jpeg)  # drawn off the owner: verdicts go on
     if picture is None:
         raise HTTPException(404, "no camera picture yet (no camera, or not one frame read)")
     return Response(picture, media_type="image/jpeg", headers={"Cache-Control": "no-store"})

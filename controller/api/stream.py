@@ -27,6 +27,31 @@ router = APIRouter()
 CATCH_UP_ROWS = 500  # rows sent on one connection's catch-up; a phone further behind reconnects
 STREAMS_PER_ADDRESS = 16  # live streams one address may hold open (a phone holds one)
 KEEP_ALIVE_S = 15.0
+SMALL_CATCH_UP = 50  # rows a stream may catch up on at once without waiting its turn
+LONG_CATCH_UPS_PER_S = 10.0  # longer catch-ups, for the whole table
+
+
+class Pacer:
+    """Turns at most `per_s` a second, in the order asked, for the whole table: a long catch-up
+    waits for one (waiting costs the event loop nothing). A phone asks for a long one only after
+    being away long (a new page starts from now, a reconnect from its last row); clients asking
+    for every row again and again from ever new addresses took half the event loop's work under
+    `railtable bench load`, and the phones' status requests waited behind them."""
+
+    def __init__(self, per_s: float) -> None:
+        self.gap_s = 1.0 / per_s
+        self.next_s = 0.0
+
+    async def turn(self) -> None:
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        at = max(now, self.next_s)
+        self.next_s = at + self.gap_s
+        if at > now:
+            await asyncio.sleep(at - now)
+
+
+_LONG_CATCH_UPS = Pacer(LONG_CATCH_UPS_PER_S)
 
 
 @router.get(
@@ -45,6 +70,8 @@ async def stream(
     address = request.client.host if request.client else "?"
     if _OPEN.get(address, 0) >= STREAMS_PER_ADDRESS:
         raise HTTPException(429, f"too many live streams from {address}: close one first")
+    if start is not None and table.owner.last_row() - start > SMALL_CATCH_UP:
+        await _LONG_CATCH_UPS.turn()  # before the answer starts: a client gets no byte sooner
     return StreamingResponse(
         _counted(address, _events(table, who, start)),
         media_type="text/event-stream",

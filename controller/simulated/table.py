@@ -34,6 +34,7 @@ class PhysicalTable:
         self._lock = threading.Lock()
         self.version = 0
         self.on_magnets: Callable[[frozenset[tuple[int, int]]], None] | None = None
+        self.on_laid: Callable[[], None] | None = None  # the table changed (the camera looks)
 
     def pieces(self) -> dict[str, Pieces]:
         with self._lock:
@@ -49,6 +50,8 @@ class PhysicalTable:
             self.version += 1
         if self.on_magnets is not None:
             self.on_magnets(self.magnets())
+        if self.on_laid is not None:
+            self.on_laid()
 
     def magnets(self) -> frozenset[tuple[int, int]]:
         with self._lock:
@@ -59,12 +62,20 @@ class PhysicalTable:
             )
 
     def content(self) -> dict[str, tuple[PlacedMarker, ...]]:
-        """The table for the camera's renderer: one marker per piece, turned as it lies. Several
-        loose pieces in one area stand side by side, and several cards in one area (a seat's
-        shares) are fanned out, as players lay them, so that each one's marker shows."""
+        """The table for the camera's renderer (see `seen`)."""
+        return self.seen()[1]
+
+    def seen(self) -> tuple[int, dict[str, tuple[PlacedMarker, ...]]]:
+        """The table's version and, as it was at that version, what the camera's renderer draws:
+        one marker per piece, turned as it lies. Several loose pieces in one area stand side by
+        side, and several cards in one area (a seat's shares) are fanned out, as players lay
+        them, so that each one's marker shows. (One read under the lock: a camera on another
+        thread never draws half a move, nor a version it did not draw.)"""
+        with self._lock:
+            version, laid = self.version, dict(self._pieces)
         out: dict[str, tuple[PlacedMarker, ...]] = {}
         narrowest = {loc.name: min(loc.w_mm, loc.h_mm) for loc in self.layout.locations}
-        for name, pieces in self.pieces().items():
+        for name, pieces in laid.items():
             loose = [p for p in pieces if p.piece in self.magnetic]
             cards = [p for p in pieces if p.piece.kind not in _LOOKS]
             spread = self._spread(name, len(loose))
@@ -91,7 +102,7 @@ class PhysicalTable:
                     )
                 )
             out[name] = tuple(markers)
-        return out
+        return version, out
 
     def _stands_tall(self, placed: PlacedPiece) -> bool:
         entry = self.by_piece.get(placed.piece)

@@ -1,10 +1,11 @@
 """The table service: camera and sensor board in, the referee, the event log, the LEDs.
 
 Its tick runs on the thread of the game's owner (`GameOwner`), between the commands that phones,
-buttons and the host send: it reads the newest camera frame and board snapshot, fuses them, waits
-for the table to settle, hands a settled observation to the live game, and acts on the verdict
-(LEDs under the squares concerned). Blocking sources run on threads of their own (the camera
-reader, the board link, the virtual board) and only wake the owner. With no hardware configured
+buttons and the host send: it takes the camera's newest view and the board's snapshot, fuses
+them, waits for the table to settle, hands a settled observation to the live game, and acts on the
+verdict (LEDs under the squares concerned). Blocking sources and heavy work run on threads of
+their own (the camera reader, the camera's frames through the vision pipeline, the board link,
+the virtual board) and only wake the owner. With no hardware configured
 the simulated table stands in and bots play on it.
 """
 
@@ -27,19 +28,20 @@ from controller.referee.observe import Observation, fuse
 from controller.simulated.bots import Bots
 from controller.simulated.camera import SimulatedCamera
 from controller.simulated.table import PhysicalTable
+from controller.table.camera_worker import NO_NEW_FRAME, CameraWorker
 from controller.table.gpio import GpioPins, TableIO
+from controller.table.memory import TRIM_EVERY_S, give_back, map_big_blocks
 from controller.table.speech import EspeakSpeaker, Narrator, Speaker, Speech, Voice, speaks
 from controller.table.systemd import notify, watchdog_interval
 from controller.venue.publisher import VenuePublisher
 from controller.venue.settings import VenueSettings
-from controller.vision_bridge import board_geometry, observation, stickers
+from controller.vision_bridge import board_geometry, stickers
 from firmware_bridge.link import BoardLink
 from firmware_bridge.messages import Color, Square
 from rules.core import Visibility
 from rules.physical import Layout, TableObservation
 from vision.lens import load_lens
 from vision.pipeline import VisionPipeline
-from vision.readings import Stability
 from vision.sources import CameraSource, CameraThread, camera_address
 
 log = logging.getLogger("railtable")
@@ -67,7 +69,8 @@ class ServiceSettings:
     settle_ticks: int = 1  # the fused table unchanged this many ticks (the board debounces, the
     # camera pipeline has its own stabiliser: this only joins the two)
     bot_period_s: float = 1.0  # the simulated table: a bot's go this often
-    camera_period_s: float = 0.25  # the simulated camera: a frame this often
+    camera_period_s: float = 0.1  # the camera: a frame this often (read off the owner's thread;
+    # the simulated camera draws none while its table rests, and one at once when it changes)
     mistake_rate: float = 0.06
     bots: bool = True  # on the simulated table, bots play
     ai_iterations: int = 0  # > 0: a computer player's search is this many iterations (tests),
@@ -105,7 +108,7 @@ class RealCamera:
         """The newest frame not yet handed out, or None (none new, or the camera is away)."""
         latest = self.thread.latest()
         if latest is None or latest.index == self._last_index:
-            return None if latest is None else _SAME
+            return None if latest is None else NO_NEW_FRAME
         self._last_index = latest.index
         return latest.image
 
@@ -117,7 +120,6 @@ class RealCamera:
 
 
 STORE_RETRY_S = 1.0  # while the event log cannot be written, the table is judged again this often
-_SAME = object()  # the camera has no new frame yet: nothing to process, nothing lost
 
 
 class TableService:
@@ -125,6 +127,7 @@ class TableService:
 
     def __init__(self, settings: ServiceSettings) -> None:
         self.settings = settings
+        map_big_blocks()  # frames never linger in malloc's heaps (controller/table/memory.py)
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         path = settings.data_dir / "railtable.sqlite3"
         self.log = EventLog(path)
@@ -145,10 +148,10 @@ class TableService:
         self.link: BoardLink | None = None
         self.camera: SimulatedCamera | RealCamera | None = None
         self.pipeline: VisionPipeline | None = None
+        self.eyes: CameraWorker | None = None  # the camera's frames through the pipeline
         self.camera_table: TableObservation | None = None
         self.camera_still = True  # the camera sees nothing moving (always, without a camera)
-        self._camera_lost = False
-        self._last_image: Any = None  # the newest camera frame, for the host's camera view
+        self._threaded = False  # the owner and the camera run on threads of their own
         self.started_at = time.time()
         self._last: Observation | None = None
         self._stable = 0
@@ -163,6 +166,7 @@ class TableService:
         self._next_frame = 0.0
         self._watchdog_s = watchdog_interval()
         self._petted = 0.0
+        self._next_trim = time.monotonic() + TRIM_EVERY_S
         self.on_stop: Any = None  # set by whoever serves the API: stop serving too
         self.io = TableIO(settings.gpio)
         self.voice: Voice | None = None
@@ -191,6 +195,7 @@ class TableService:
         it, resume the open game or start the default one, and start the inputs."""
         self.io.on_done = lambda seat: self._submit(lambda: self.done(seat))
         self.io.on_shutdown = lambda: self._submit(self.shut_down)
+        self._threaded = thread
         if thread:
             self.owner.start()
             self.owner.call_sync(lambda _: self._open())
@@ -248,6 +253,10 @@ class TableService:
             self.camera = SimulatedCamera(self.physical, layout, catalogue)
             self.pipeline = VisionPipeline(self.camera.geometry, stickers(catalogue))
             self.camera_health.set("starting", "simulated camera: calibrating")
+            self.eyes = CameraWorker(
+                self.camera, self.pipeline, catalogue, self.settings.camera_period_s
+            )
+            self.physical.on_laid = self.eyes.wake
         elif self.settings.camera == NONE:
             self.camera_health.set("none", "no camera configured")
         else:
@@ -261,9 +270,18 @@ class TableService:
                 board_geometry(layout, catalogue), stickers(catalogue), lens=lens
             )
             kept = "its lens as measured" if lens is not None else "its lens measured from the mat"
-            self.camera_health.set(
-                "connecting", f"opening camera {self.settings.camera!r} ({kept})"
+            opening = f"opening camera {self.settings.camera!r} ({kept})"
+            self.camera_health.set("connecting", opening)
+            self.eyes = CameraWorker(
+                self.camera,
+                self.pipeline,
+                catalogue,
+                self.settings.camera_period_s,
+                health=self.camera.health,
+                starting=("connecting", opening),
             )
+        if self.eyes is not None and self._threaded:
+            self.eyes.start()
 
     def _stop_inputs(self) -> None:
         """Let go of the camera, the board link and the simulated table (a new mat follows)."""
@@ -271,9 +289,11 @@ class TableService:
             self.link.stop()
         if self.virtual_board is not None:
             self.virtual_board.stop()
+        if self.eyes is not None:
+            self.eyes.stop()
         if isinstance(self.camera, RealCamera):
             self.camera.stop()
-        self.link = self.virtual_board = self.camera = self.pipeline = None
+        self.link = self.virtual_board = self.camera = self.pipeline = self.eyes = None
         self.physical = self.bots = None
         self.camera_table = None
         self._last = self._judged = None
@@ -368,6 +388,8 @@ class TableService:
             self.link.stop()
         if self.virtual_board is not None:
             self.virtual_board.stop()
+        if self.eyes is not None:
+            self.eyes.stop()
         if isinstance(self.camera, RealCamera):
             self.camera.stop()
         self.log.close()
@@ -382,12 +404,17 @@ class TableService:
         if self._watchdog_s is not None and now - self._petted >= self._watchdog_s:
             notify("WATCHDOG=1")  # a hung owner stops this, and systemd restarts us
             self._petted = now
+        if now >= self._next_trim:  # what a burst of phones or frames freed goes back
+            self._next_trim = now + TRIM_EVERY_S
+            give_back()
         if self.game.state is None:
             return None
         self._follow_game()
-        if self.camera is not None and self.pipeline is not None and now >= self._next_frame:
-            self._next_frame = now + self.settings.camera_period_s
-            self._camera_step()
+        if self.eyes is not None:
+            if not self._threaded and now >= self._next_frame:
+                self._next_frame = now + self.settings.camera_period_s
+                self.eyes.step()  # no thread of its own (a test, a flat-out bench): here
+            self._take_camera_view(self.eyes)
         observed = self.observe()
         self._show_destinations(observed)
         if observed != self._last:
@@ -437,36 +464,18 @@ class TableService:
         felt = frozenset((s.row, s.col) for s in occupancy.occupied)
         return felt == self.physical.magnets()
 
-    def _camera_step(self) -> None:
-        assert self.camera is not None and self.pipeline is not None
-        image = self.camera.frame()
-        if image is _SAME:
-            return
-        if image is None:  # degrade to the sensor board alone until frames come back
-            detail = self.camera.health() if isinstance(self.camera, RealCamera) else ""
-            self.camera_health.set("disconnected", detail or "no frames from the camera")
-            self.camera_table = None
-            self.camera_still = True
-            self._camera_lost = True
-            return
-        if self._camera_lost:
-            self._camera_lost = False
-            self.pipeline.request_full_decode()  # back: read every location afresh
-        self._last_image = image
-        report = self.pipeline.process(image)
-        calibrator = self.pipeline.calibrator
-        seen = (
-            f"{calibrator.confirmed} of 4 corner markers seen; " if calibrator.calibration else ""
+    def _take_camera_view(self, eyes: CameraWorker) -> None:
+        """The camera's newest view as the tick's: its settled table, whether it is still (not
+        while the simulated table holds a change no frame has shown yet), its health."""
+        view = eyes.latest
+        self.camera_table = view.table
+        behind = (
+            self.physical is not None
+            and isinstance(self.camera, SimulatedCamera)
+            and view.version != self.physical.version
         )
-        self.camera_health.set(
-            report.calibration.value,
-            f"{calibrator.reason}; {seen}view {report.stability.value}",
-        )
-        self.camera_still = report.stability is Stability.SETTLED and report.settled is None
-        if report.settled is not None:
-            info = self.game.info
-            assert info is not None and info.catalogue is not None
-            self.camera_table = observation(report.settled, info.catalogue())
+        self.camera_still = view.still and not behind
+        self.camera_health.set(view.state, view.detail)
 
     def observe(self) -> Observation:
         """The table now, from the latest camera view and board snapshot."""
@@ -546,18 +555,17 @@ class TableService:
 
     def recalibrate(self) -> bool:
         """Forget the calibration and look for the corner markers afresh; False: no camera."""
-        if self.pipeline is None:
+        if self.eyes is None:
             return False
-        self.pipeline.calibrator.recalibrate()
-        self.pipeline.request_full_decode()
+        self.eyes.recalibrate()
         self.camera_health.set("uncalibrated", "recalibration requested: looking for the corners")
         return True
 
     def camera_jpeg(self) -> bytes | None:
-        """The newest camera frame annotated with what the pipeline reads, as a JPEG."""
-        if self.pipeline is None or self._last_image is None:
-            return None
-        return self.pipeline.annotated_jpeg(self._last_image)
+        """The newest camera frame annotated with what the pipeline reads, as a JPEG (from any
+        thread: it waits for the frame at hand to be read)."""
+        eyes = self.eyes
+        return None if eyes is None else eyes.annotated_jpeg()
 
     # ---- status
     def status(self) -> dict[str, Any]:

@@ -185,3 +185,18 @@ def test_a_burst_of_log_reads_leaves_no_thread_behind(tmp_path: Path) -> None:
         control.owner.stop()
     assert control.reader.calls >= 30
     assert after == before, f"{after - before} threads more after the burst"
+
+
+def test_long_catch_ups_take_turns_for_the_whole_table() -> None:
+    """Clients asking for every row again and again wait their turn (on no thread, for no work);
+    what a phone asks for when it comes back after a moment does not."""
+    pacer = stream.Pacer(per_s=20.0)
+
+    async def turns(count: int) -> float:
+        started = asyncio.get_running_loop().time()
+        await asyncio.gather(*(pacer.turn() for _ in range(count)))
+        return asyncio.get_running_loop().time() - started
+
+    assert asyncio.run(turns(1)) < 0.04
+    assert asyncio.run(turns(6)) >= 6 / 20.0 - 0.01  # the first of these waits for the last
+    assert stream.SMALL_CATCH_UP >= 50 and stream.LONG_CATCH_UPS_PER_S >= 10
