@@ -12,7 +12,14 @@ import cv2
 import numpy as np
 
 from vision.geometry import BoardGeometry, Rect
-from vision.markers import DetectedMarker, Image, bit_confidence, detect, make_detector
+from vision.markers import (
+    DetectedMarker,
+    Image,
+    bit_confidence,
+    detect,
+    make_detector,
+    outer_side_px,
+)
 from vision.readings import (
     BEHIND,
     COVERED,
@@ -204,13 +211,14 @@ class LocationDecoder:
         markers = tuple(sorted(m for m, _ in found))
         area = self._area_mask(crop.shape[:2], rect)
         bodies = self._silhouettes(crop.shape[:2], rect, (*tall, *seen.tops))
-        if local_white is not None and self._glare(
-            crop, area & ~self._stickers(crop, found) & ~bodies, local_white
-        ):
-            return LocationReading(rect.name, LocationState.OCCLUDED, (), GLARE)
         if seen.held:
             # a piece nearer the camera than the board: held above it, not (yet) put down
             return LocationReading(rect.name, LocationState.OCCLUDED, markers, HELD)
+        pieces = self._stickers(crop, found)
+        if local_white is not None and self._glare(
+            crop, area & ~pieces & ~bodies, local_white, pieces
+        ):
+            return LocationReading(rect.name, LocationState.OCCLUDED, (), GLARE)
         wb = balance(crop, self.gains)
         luma = cv2.cvtColor(wb, cv2.COLOR_BGR2YCrCb)[..., 0].astype(np.float32) + 1.0
         inner = self._area_mask(crop.shape[:2], rect, s.cover_edge_mm)
@@ -315,6 +323,10 @@ class LocationDecoder:
             if abs(scale - 1) > s.size_tolerance:
                 continue
             kind = (self.marker_sizes[m.marker_id], height)
+            # how big it is seen, on its border's outer edge (OpenCV's corners may lie a few
+            # pixels inside it, and not always: 12 % apart on one 40 mm card from one frame
+            # to the next, which made a card lying on the board look held above it)
+            scale = outer_side_px(gray, m, self.board.family) / s.px_per_mm / size
             usual = self.board_scale.get(kind)
             if usual is not None and scale > usual * (1 + s.above_board):
                 # bigger than such markers lying on the board are seen: nearer the camera, held
@@ -364,7 +376,11 @@ class LocationDecoder:
             cv2.fillConvexPoly(mask, quad, 1)
         return mask.astype(bool)
 
-    def _glare(self, crop: Image, area: Image, local_white: float) -> bool:
+    def _glare(self, crop: Image, area: Image, local_white: float, pieces: Image) -> bool:
+        """Whether saturated glare lies over `area`: a patch blown out in every channel, 3 mm
+        wide or more, over `glare_fraction` of it, that is not part of a piece read (`pieces`:
+        a white card or a white piece is blown out where the mat is not; a patch that reaches
+        a read marker's sticker is that piece's body)."""
         s = self.settings
         if local_white >= s.glare_level - 6:
             return False  # the mat around is itself blown out: glare cannot be told from it
@@ -374,6 +390,10 @@ class LocationDecoder:
         saturated = cv2.erode(
             (crop.min(axis=2) >= s.glare_level).astype(np.uint8), np.ones((core, core), np.uint8)
         ).astype(bool)
+        if pieces.any() and saturated.any():
+            _, labels = cv2.connectedComponents(saturated.astype(np.uint8))
+            touching = np.unique(labels[pieces & saturated])
+            saturated &= ~np.isin(labels, touching[touching > 0])
         share = float(np.count_nonzero(saturated & area)) / max(1, int(np.count_nonzero(area)))
         return share > s.glare_fraction
 
