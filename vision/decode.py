@@ -216,7 +216,7 @@ class LocationDecoder:
             return LocationReading(rect.name, LocationState.OCCLUDED, markers, HELD)
         pieces = self._stickers(crop, found)
         if local_white is not None and self._glare(
-            crop, area & ~pieces & ~bodies, local_white, pieces
+            crop, area & ~pieces & ~bodies, local_white, self._white_bodies(crop, found)
         ):
             return LocationReading(rect.name, LocationState.OCCLUDED, (), GLARE)
         wb = balance(crop, self.gains)
@@ -376,11 +376,33 @@ class LocationDecoder:
             cv2.fillConvexPoly(mask, quad, 1)
         return mask.astype(bool)
 
+    def _white_bodies(
+        self, crop: Image, found: list[tuple[MarkerReading, DetectedMarker]]
+    ) -> Image:
+        """Around each marker read whose piece's body is blown out (a white card, a white
+        piece: the ring just outside its sticker saturated in every channel), its sticker."""
+        s = self.settings
+        mask = np.zeros(crop.shape[:2], np.uint8)
+        low = crop.min(axis=2)
+        k = self._sticker_scale
+        for _, m in found:
+            c = m.corners.mean(axis=0)
+            sticker = np.zeros(crop.shape[:2], np.uint8)
+            cv2.fillConvexPoly(
+                sticker, np.round(c + (m.corners - c) * k * 1.04).astype(np.int32), 1
+            )
+            ring = np.zeros(crop.shape[:2], np.uint8)
+            cv2.fillConvexPoly(ring, np.round(c + (m.corners - c) * k * 1.14).astype(np.int32), 1)
+            around = low[(ring > 0) & (sticker == 0)]
+            if len(around) and float(np.median(around)) >= s.glare_level:
+                mask |= sticker
+        return mask.astype(bool)
+
     def _glare(self, crop: Image, area: Image, local_white: float, pieces: Image) -> bool:
         """Whether saturated glare lies over `area`: a patch blown out in every channel, 3 mm
-        wide or more, over `glare_fraction` of it, that is not part of a piece read (`pieces`:
-        a white card or a white piece is blown out where the mat is not; a patch that reaches
-        a read marker's sticker is that piece's body)."""
+        wide or more, over `glare_fraction` of it, that is not part of a white piece read
+        (`pieces`: a white card's body is blown out where the mat is not; a patch reaching the
+        sticker of a piece whose body is blown out is that body; glare on a tan tile is not)."""
         s = self.settings
         if local_white >= s.glare_level - 6:
             return False  # the mat around is itself blown out: glare cannot be told from it
