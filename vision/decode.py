@@ -541,11 +541,18 @@ class LocationDecoder:
             if len(cols) < 8 * p:
                 continue  # hidden by a tall piece: not judged
             prof = strip[:, cols].mean(axis=1)
-            at = edge - search + int(np.argmin(prof[edge - search : edge + search + 1]))
-            line = float(prof[at])
-            outside = float(prof[max(0, at - far) : at - near + 1].max())
-            if outside <= line:
+            # the line: of the places within `search` of the edge, the one darkest against
+            # what lies just beyond it (not simply the darkest: a neighbour's tile 2-3 mm
+            # beyond the line is darker still, and was taken for it)
+            dips = [
+                (float(prof[max(0, i - far) : max(1, i - near + 1)].max() - prof[i]), i)
+                for i in range(edge - search, edge + search + 1)
+            ]
+            dip, at = max(dips)
+            if dip <= 0:
                 continue  # something darker than the line lies beyond: cannot tell
+            line = float(prof[at])
+            outside = line + dip
             judged += 1
             paper = prof[max(at + far, edge + round(3.5 * p)) :]
             inside = float(np.median(paper))
