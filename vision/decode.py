@@ -541,24 +541,29 @@ class LocationDecoder:
             if len(cols) < 8 * p:
                 continue  # hidden by a tall piece: not judged
             prof = strip[:, cols].mean(axis=1)
-            # the line: of the places within `search` of the edge, the one darkest against
-            # what lies just beyond it (not simply the darkest: a neighbour's tile 2-3 mm
-            # beyond the line is darker still, and was taken for it)
-            dips = [
-                (float(prof[max(0, i - far) : max(1, i - near + 1)].max() - prof[i]), i)
-                for i in range(edge - search, edge + search + 1)
-            ]
-            dip, at = max(dips)
-            if dip <= 0:
+            # the line: the darkest place within `search` of the edge that is darker than what
+            # lies just beyond it (a neighbour's tile 2-3 mm beyond the line is darker still:
+            # taken for the line, the side could not tell, and a square with tiles on all four
+            # sides stayed unknown for good)
+            window = prof[edge - search : edge + search + 1]
+            line, outside, at = 0.0, 0.0, -1
+            for i in edge - search + np.argsort(window, kind="stable"):
+                beyond = float(prof[max(0, i - far) : max(1, i - near + 1)].max())
+                if beyond > prof[i]:
+                    line, outside, at = float(prof[i]), beyond, int(i)
+                    break
+            if at < 0:
                 continue  # something darker than the line lies beyond: cannot tell
-            line = float(prof[at])
-            outside = line + dip
-            judged += 1
+            darkest = at == edge - search + int(np.argmin(window))
             paper = prof[max(at + far, edge + round(3.5 * p)) :]
             inside = float(np.median(paper))
             flat = float(paper.max() - paper.min()) < 0.4 * (inside - line)
             contrast = s.outline_contrast
-            seen += int(line < contrast * inside and line < contrast * outside and flat)
+            shows = line < contrast * inside and line < contrast * outside and flat
+            if not darkest and not shows:
+                continue  # only a darker neighbour's edge, and no line before it: cannot tell
+            judged += 1
+            seen += int(shows)
         return seen >= 2 or (seen >= 1 and seen == judged)
 
     def _paper(self, inner: Image, luma: Image, hidden: Image) -> bool:
