@@ -71,9 +71,15 @@ def test_an_empty_square_with_tiles_on_all_four_sides_reads_empty() -> None:
     taken at the tiles' darker edge, no side could tell, the square stayed unknown for good and
     a race stalled (D4, issue 23's vision)."""
     camera = _Camera()
-    around = {"C4": (TILE,), "E4": (TILE,), "D3": (TILE,), "D5": (TILE,)}
+    around: dict[str, tuple[PlacedPiece, ...]] = {
+        "C4": (TILE,),
+        "E4": (TILE,),
+        "D3": (TILE,),
+        "D5": (TILE,),
+    }
     seen = camera.look(around)
-    assert seen is not None and not seen.unknown, seen.unknown
+    assert seen is not None
+    assert not seen.unknown, seen.unknown
     assert seen.at("D4") == ()
     seen = camera.look({**around, "D4": (TILE,)})
     assert seen is not None and seen.at("D4") == (TILE,)
