@@ -4,7 +4,7 @@ not a marker (a hand) covers it, or that it is plain mat."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,8 +12,25 @@ import cv2
 import numpy as np
 
 from vision.geometry import BoardGeometry, Rect
-from vision.markers import DetectedMarker, Image, bit_confidence, detect, make_detector
-from vision.readings import ON_TOP, LocationReading, LocationState, MarkerReading
+from vision.markers import (
+    DetectedMarker,
+    Image,
+    bit_confidence,
+    detect,
+    make_detector,
+    outer_side_px,
+)
+from vision.readings import (
+    BEHIND,
+    COVERED,
+    GLARE,
+    HELD,
+    ON_TOP,
+    UNCLEAR,
+    LocationReading,
+    LocationState,
+    MarkerReading,
+)
 from vision.warp import BoardWarper
 
 
@@ -25,7 +42,6 @@ class DecodeSettings:
     px_per_mm: float = 3.5
     margin_mm: float = 4.0
     interior: float = 0.7
-    max_chroma: float = 10.0
     max_texture: float = 0.03
     min_brightness: float = 0.35
     size_tolerance: float = 0.3
@@ -36,9 +52,48 @@ class DecodeSettings:
     edge_mm: float = 2.5
     cover_edge_mm: float = 5.0  # a neighbour's piece may overhang this far: not a cover
     label_mm: tuple[float, float] = (14.0, 5.5)
-    outline_contrast: float = 0.97
+    outline_contrast: float = 0.985  # the printed outline, averaged along a side, this darker
     glare_level: int = 250
     glare_fraction: float = 0.02
+    max_not_paper: float = 0.05  # share of an empty square's seen interior that may look odd
+    min_seen: float = 0.4  # share of its interior a square must show to be judged empty
+    tall_body: float = 1.7  # a tall piece's body, at most, in sticker sides (its top's square)
+    above_board: float = 0.02  # a marker this much bigger than those lying on the board floats
+
+
+@dataclass(frozen=True)
+class TallTop:
+    """A tall piece's top as the camera sees it on the mat's plane: its marker's corners (mm,
+    where the picture puts them on the mat) and how high it stands."""
+
+    marker_id: int
+    corners_mm: tuple[tuple[float, float], ...]
+    height_mm: float
+
+    def silhouette_mm(self, camera_mm: tuple[float, float, float], body: float) -> Any:
+        """The whole piece as the camera sees it on the mat's plane (mm, a convex polygon): its
+        top's square, `body` sticker sides wide, and its foot, joined by its sides."""
+        cx, cy, height = camera_mm
+        corners = np.array(self.corners_mm, np.float64)
+        centre = corners.mean(axis=0)
+        top = centre + (corners - centre) * body
+        foot = np.array([cx, cy]) + (top - (cx, cy)) * (height - self.height_mm) / height
+        return cv2.convexHull(np.vstack([top, foot]).astype(np.float32)).reshape(-1, 2)
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One location as read: its crop, the markers standing on it (with their detections), a
+    neighbour's tall top seen over it, ids seen floating above the board, its own tall tops,
+    and how big each marker read was seen against its printed size."""
+
+    rect: Rect
+    crop: Image
+    found: tuple[tuple[MarkerReading, DetectedMarker], ...]
+    foreign: tuple[DetectedMarker, ...]
+    held: tuple[int, ...]
+    tops: tuple[TallTop, ...]
+    scales: tuple[tuple[tuple[float, float], float], ...] = ()  # (size, height), seen / printed
 
 
 class LocationDecoder:
@@ -50,12 +105,14 @@ class LocationDecoder:
     not. Explained: plain mat (neutral colour after white balance, at least `min_brightness` of
     the mat's white, so a hard shadow is still mat, and without fabric-like texture), each read
     marker's sticker, and around it the piece's own body: the colour of a ring just outside the
-    sticker, whatever that colour is. The rest covers the location: a hand of any skin tone, a
-    sleeve, something that is not a piece. More than `max_cover` of the area covered makes the
-    location OCCLUDED (unknown), even with markers read (a hand may hide a second marker).
-    Without markers it is EMPTY only if its interior (the central `interior` share) is plain mat:
-    neutral, little texture once the light's smooth changes are taken out (a shadow's soft edge
-    is not texture), and bright enough; otherwise OCCLUDED.
+    sticker, whatever that colour is; and every tall piece's whole body (top and sides) where
+    its height and the camera put it on the picture (`TallTop`). The rest covers the location:
+    a hand of any skin tone, a sleeve, something that is not a piece. More than `max_cover` of
+    the area covered makes the location OCCLUDED (unknown), even with markers read (a hand may
+    hide a second marker); else its markers are what it holds, whatever leans over its edge.
+    Without markers it is EMPTY only if its paper and its printed outline are seen (`_paper`,
+    `_outline_seen`); otherwise OCCLUDED, with the reason. A marker seen bigger than those lying
+    on the board (`board_scale`, by `above_board`) is held above it: OCCLUDED, HELD.
 
     Saturated glare (pixels at `glare_level` or more over `glare_fraction` of the location while
     the mat around it, `local_white`, is not saturated) makes a location unreadable: OCCLUDED
@@ -76,8 +133,13 @@ class LocationDecoder:
         mat_bgr: tuple[float, float, float] | None = None,
         marker_heights: Mapping[int, float] | None = None,
         camera_mm: tuple[float, float, float] | None = None,
+        board_scale: Mapping[tuple[float, float], float] | None = None,
     ) -> None:
         self.board = board
+        # how big, against their printed size (and height), markers lying on the board are
+        # seen in this view, per (size, height): one seen bigger by `above_board` floats
+        self.board_scale = board_scale or {}
+        self._scales: list[tuple[tuple[float, float], float]] = []
         self.warper = warper
         self.marker_sizes = marker_sizes
         # Tall pieces: a marker `marker_heights[id]` mm above the mat, seen from a camera at
@@ -87,6 +149,7 @@ class LocationDecoder:
         self.camera_mm = camera_mm if camera_mm is not None and camera_mm[2] > 0 else None
         self._tallest = max(self.marker_heights.values(), default=0.0)
         self._foreign: list[DetectedMarker] = []  # per decode: neighbours' tall tops seen here
+        self._held: list[int] = []  # per decode: markers seen floating above the board
         self._under: Image = np.zeros((1, 1), bool)  # per decode: a piece beneath those read
         self.mat_white = mat_white
         self.settings = settings
@@ -95,43 +158,119 @@ class LocationDecoder:
         cells = board.family.bits + 2
         self._sticker_scale = (cells + 2) / cells  # the sticker's white quiet zone
 
-    def decode(self, frame: Image, rect: Rect, local_white: float | None = None) -> LocationReading:
+    def decode(
+        self,
+        frame: Image,
+        rect: Rect,
+        local_white: float | None = None,
+        tall: Sequence[TallTop] = (),
+    ) -> LocationReading:
+        """Read `rect` (`read`) and judge it (`judge`) with the tall pieces `tall` around."""
+        return self.judge(self.read(frame, rect), local_white, tall)
+
+    def read(self, frame: Image, rect: Rect) -> Seen:
+        """The markers standing on `rect` (a tall piece's top looked for where the camera sees
+        it), those seen that float above the board, and its crop."""
         s = self.settings
         crop = self.warper.crop(frame, rect, s.px_per_mm, s.margin_mm)
         gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
         self._foreign = []
+        self._held = []
+        self._scales = []
         found = self._markers(gray, rect, rect)
-        if not found:
+        if not found and not self._held:
             # a small marker under a soft lens: try once more on a sharpened crop
             soft = cv2.GaussianBlur(gray, (0, 0), 2.0)
             found = self._markers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0), rect, rect)
         found += self._tall_markers(frame, rect, {m.marker_id for m, _ in found})
+        tops = tuple(
+            TallTop(r.marker_id, self._to_mat(rect, d.corners), self.marker_heights[r.marker_id])
+            for r, d in found
+            if r.marker_id in self.marker_heights
+        )
+        return Seen(
+            rect,
+            crop,
+            tuple(found),
+            tuple(self._foreign),
+            tuple(self._held),
+            tops,
+            tuple(self._scales),
+        )
+
+    def judge(
+        self, seen: Seen, local_white: float | None = None, tall: Sequence[TallTop] = ()
+    ) -> LocationReading:
+        """What `seen`'s location holds: its markers (whatever leans over its edge), plain mat
+        (its outline and paper seen where no tall piece stands in the way), or unknown, and why.
+
+        `tall`: the tall pieces on the board (their tops as seen); with the camera's place they
+        give each one's whole body on the picture, which explains what it hides."""
+        s = self.settings
+        rect, crop, found = seen.rect, seen.crop, list(seen.found)
         markers = tuple(sorted(m for m, _ in found))
         area = self._area_mask(crop.shape[:2], rect)
+        bodies = self._silhouettes(crop.shape[:2], rect, (*tall, *seen.tops))
+        if seen.held:
+            # a piece nearer the camera than the board: held above it, not (yet) put down
+            return LocationReading(rect.name, LocationState.OCCLUDED, markers, HELD)
+        pieces = self._stickers(crop, found)
         if local_white is not None and self._glare(
-            crop, area & ~self._stickers(crop, found), local_white
+            crop, area & ~pieces & ~bodies, local_white, self._white_bodies(crop, found)
         ):
-            return LocationReading(rect.name, LocationState.OCCLUDED, (), "glare")
+            return LocationReading(rect.name, LocationState.OCCLUDED, (), GLARE)
         wb = balance(crop, self.gains)
         luma = cv2.cvtColor(wb, cv2.COLOR_BGR2YCrCb)[..., 0].astype(np.float32) + 1.0
         inner = self._area_mask(crop.shape[:2], rect, s.cover_edge_mm)
-        cover = self._cover(wb, luma, [d for _, d in found] + self._foreign) & inner
+        cover = self._cover(wb, luma, [d for _, d in found] + list(seen.foreign), bodies) & inner
         covered = float(np.count_nonzero(cover)) / max(1, int(np.count_nonzero(inner)))
         if covered > s.max_cover:
-            return LocationReading(rect.name, LocationState.OCCLUDED, markers, "covered")
+            return LocationReading(rect.name, LocationState.OCCLUDED, markers, COVERED)
         if markers:
             # tall pieces standing on a piece whose rim shows round them: more lies here
             under = float(np.count_nonzero(self._under & area)) / max(
                 1, int(np.count_nonzero(area))
             )
-            tall = all(m.marker_id in self.marker_heights for m in markers)
-            on_top = ON_TOP if tall and under > s.max_cover else ""
+            tall_only = all(m.marker_id in self.marker_heights for m in markers)
+            on_top = ON_TOP if tall_only and under > s.max_cover else ""
             return LocationReading(rect.name, LocationState.OCCUPIED, markers, on_top)
-        if self._plain_mat(self._interior(wb, rect), self._interior(luma, rect)) and (
-            self._outline_seen(luma, rect)
+        hidden = self._interior(bodies, rect)
+        if np.count_nonzero(~hidden) < s.min_seen * hidden.size:
+            return LocationReading(rect.name, LocationState.OCCLUDED, (), BEHIND)
+        if self._paper(self._interior(wb, rect), self._interior(luma, rect), hidden) and (
+            self._outline_seen(luma, rect, bodies)
         ):
             return LocationReading(rect.name, LocationState.EMPTY)
-        return LocationReading(rect.name, LocationState.OCCLUDED, (), "covered")
+        return LocationReading(rect.name, LocationState.OCCLUDED, (), UNCLEAR)
+
+    def _to_mat(self, rect: Rect, corners: Any) -> tuple[tuple[float, float], ...]:
+        """Crop pixels of `rect`'s crop as mat millimetres."""
+        s = self.settings
+        x0, y0 = rect.x0 - s.margin_mm, rect.y0 - s.margin_mm
+        return tuple(
+            (round(x0 + float(x) / s.px_per_mm, 2), round(y0 + float(y) / s.px_per_mm, 2))
+            for x, y in corners
+        )
+
+    def _silhouettes(self, shape: tuple[int, ...], rect: Rect, tops: Sequence[TallTop]) -> Image:
+        """Where tall pieces' bodies (top and sides) are seen in `rect`'s crop."""
+        s = self.settings
+        mask: Image = np.zeros(shape[:2], np.uint8)
+        if self.camera_mm is None:
+            return mask.astype(bool)
+        x0, y0 = rect.x0 - s.margin_mm, rect.y0 - s.margin_mm
+        reach = rect.w_mm + rect.h_mm + 60.0
+        for top in tops:
+            cx, cy = np.mean(top.corners_mm, axis=0)
+            if abs(cx - rect.x_mm) > reach or abs(cy - rect.y_mm) > reach:
+                continue
+            hull = top.silhouette_mm(self.camera_mm, s.tall_body)
+            px = np.round((hull - (x0, y0)) * s.px_per_mm * 16).astype(np.int32)
+            cv2.fillConvexPoly(mask, px, 1, cv2.LINE_8, 4)
+        if mask.any():
+            grow = round(1.5 * s.px_per_mm) | 1  # the camera's blur round its edges
+            mask = cv2.dilate(mask, np.ones((grow, grow), np.uint8))
+        return mask.astype(bool)
 
     def _tall_markers(
         self, frame: Image, rect: Rect, known: set[int]
@@ -180,7 +319,19 @@ class LocationDecoder:
             height = self.marker_heights.get(m.marker_id, 0.0)
             if self.camera_mm is not None and height:
                 size *= self.camera_mm[2] / (self.camera_mm[2] - height)  # nearer, bigger
-            if abs(m.side_px / s.px_per_mm / size - 1) > s.size_tolerance:
+            scale = m.side_px / s.px_per_mm / size
+            if abs(scale - 1) > s.size_tolerance:
+                continue
+            kind = (self.marker_sizes[m.marker_id], height)
+            # how big it is seen, on its border's outer edge (OpenCV's corners may lie a few
+            # pixels inside it, and not always: 12 % apart on one 40 mm card from one frame
+            # to the next, which made a card lying on the board look held above it)
+            scale = outer_side_px(gray, m, self.board.family) / s.px_per_mm / size
+            usual = self.board_scale.get(kind)
+            if usual is not None and scale > usual * (1 + s.above_board):
+                # bigger than such markers lying on the board are seen: nearer the camera, held
+                # above the board (over this location, or partly: parallax moves it)
+                self._held.append(m.marker_id)
                 continue
             cx, cy = m.centre
             x_mm, y_mm = self._on_mat(
@@ -192,6 +343,7 @@ class LocationDecoder:
                 if height and not tall_only:
                     self._foreign.append(m)  # a neighbour's tall piece, leaning over this one
                 continue
+            self._scales.append((kind, scale))
             conf = bit_confidence(gray, m, self.board.family)
             reading = MarkerReading(
                 m.marker_id, m.quarter_turns(), conf, round(x_mm, 1), round(y_mm, 1)
@@ -224,7 +376,33 @@ class LocationDecoder:
             cv2.fillConvexPoly(mask, quad, 1)
         return mask.astype(bool)
 
-    def _glare(self, crop: Image, area: Image, local_white: float) -> bool:
+    def _white_bodies(
+        self, crop: Image, found: list[tuple[MarkerReading, DetectedMarker]]
+    ) -> Image:
+        """Around each marker read whose piece's body is blown out (a white card, a white
+        piece: the ring just outside its sticker saturated in every channel), its sticker."""
+        s = self.settings
+        mask = np.zeros(crop.shape[:2], np.uint8)
+        low = crop.min(axis=2)
+        k = self._sticker_scale
+        for _, m in found:
+            c = m.corners.mean(axis=0)
+            sticker = np.zeros(crop.shape[:2], np.uint8)
+            cv2.fillConvexPoly(
+                sticker, np.round(c + (m.corners - c) * k * 1.04).astype(np.int32), 1
+            )
+            ring = np.zeros(crop.shape[:2], np.uint8)
+            cv2.fillConvexPoly(ring, np.round(c + (m.corners - c) * k * 1.14).astype(np.int32), 1)
+            around = low[(ring > 0) & (sticker == 0)]
+            if len(around) and float(np.median(around)) >= s.glare_level:
+                mask |= sticker
+        return mask.astype(bool)
+
+    def _glare(self, crop: Image, area: Image, local_white: float, pieces: Image) -> bool:
+        """Whether saturated glare lies over `area`: a patch blown out in every channel, 3 mm
+        wide or more, over `glare_fraction` of it, that is not part of a white piece read
+        (`pieces`: a white card's body is blown out where the mat is not; a patch reaching the
+        sticker of a piece whose body is blown out is that body; glare on a tan tile is not)."""
         s = self.settings
         if local_white >= s.glare_level - 6:
             return False  # the mat around is itself blown out: glare cannot be told from it
@@ -234,11 +412,18 @@ class LocationDecoder:
         saturated = cv2.erode(
             (crop.min(axis=2) >= s.glare_level).astype(np.uint8), np.ones((core, core), np.uint8)
         ).astype(bool)
+        if pieces.any() and saturated.any():
+            _, labels = cv2.connectedComponents(saturated.astype(np.uint8))
+            touching = np.unique(labels[pieces & saturated])
+            saturated &= ~np.isin(labels, touching[touching > 0])
         share = float(np.count_nonzero(saturated & area)) / max(1, int(np.count_nonzero(area)))
         return share > s.glare_fraction
 
-    def _cover(self, wb: Image, luma: Image, found: list[DetectedMarker]) -> Image:
-        """Pixels of the crop that neither plain mat nor a read piece explains."""
+    def _cover(
+        self, wb: Image, luma: Image, found: list[DetectedMarker], bodies: Image | None = None
+    ) -> Image:
+        """Pixels of the crop that neither plain mat nor a read piece (nor a tall piece's body,
+        `bodies`, wherever it stands) explains."""
         s = self.settings
         ycc = cv2.cvtColor(wb, cv2.COLOR_BGR2YCrCb).astype(np.int16)
         chroma = np.abs(ycc[..., 1] - 128) + np.abs(ycc[..., 2] - 128)
@@ -249,6 +434,8 @@ class LocationDecoder:
             & (texture <= s.paper_texture)
         )
         explained = paper.astype(np.uint8)
+        if bodies is not None:
+            explained |= bodies.astype(np.uint8)
         under = np.zeros(wb.shape[:2], np.uint8)  # explained only as a piece beneath one read
         shape = wb.shape[:2]
         for m in found:
@@ -275,6 +462,11 @@ class LocationDecoder:
             own = zone & _similar(wb, body)
             body_mask: Image = np.asarray(cv2.dilate(own, grow), np.uint8)
             explained |= zone & body_mask
+            if bodies is not None and bodies.any():
+                # a tall piece's sides and foot are its body too: a tile beneath shows round
+                # its foot, which parallax puts away from its top
+                tall = bodies.astype(np.uint8)
+                own, body_mask = own | tall, body_mask | tall
             under |= self._beneath(wb, own, body_mask, paper)
         self._under = (under > 0) & (explained == 0)
         explained |= under
@@ -304,49 +496,113 @@ class LocationDecoder:
         my = s.margin_mm * s.px_per_mm + rect.h_mm * s.px_per_mm * (1 - s.interior) / 2
         return crop[round(my) : h - round(my), round(mx) : w - round(mx)]
 
-    def _outline_seen(self, luma: Image, rect: Rect) -> bool:
-        """Whether the location's printed outline shows along most of its sides: darker than
-        the mat just inside it. A shadow keeps it; a sleeve or a hand over it hides it."""
+    def _outline_seen(self, luma: Image, rect: Rect, hidden: Image) -> bool:
+        """Whether the location's printed outline shows: averaged along each side (clear of its
+        corners, its name and what tall pieces hide), a narrow line near where the calibration
+        puts the edge (within 2.5 mm), darker than the flat paper just inside it and than what
+        lies just beyond it. A side with nothing brighter than the line just beyond it (a
+        neighbour's piece, its shadow) cannot tell and is not judged; of the sides judged, all
+        and at least one, or at least two, must show it.
+
+        A shadow keeps the line; soft focus and a soft highlight weaken it but the average along
+        a side still shows it; a hand or a sleeve over it hides it, and the rounded shading of a
+        sleeve is no line (it darkens towards the sleeve's edge, beyond the line)."""
         s = self.settings
         p = s.px_per_mm
         m = s.margin_mm * p
         h, w = luma.shape[:2]
-        # each side as a strip from 1.2 mm outside the edge to 3 mm inside, read inwards
-        strips = [
-            luma[:, round(m - 1.2 * p) : round(m + 3 * p)].T,
-            luma[:, w - round(m + 3 * p) : w - round(m - 1.2 * p)][:, ::-1].T,
-            luma[round(m - 1.2 * p) : round(m + 3 * p), :],
-            luma[h - round(m + 3 * p) : h - round(m - 1.2 * p), :][::-1, :],
+        out, ins = round(m - 4.0 * p), round(m + 6.0 * p)
+        label_x, label_y = round(m + s.label_mm[0] * p), round(m + s.label_mm[1] * p)
+        # each side as a strip from 4 mm outside the edge to 6 mm inside, read inwards, and
+        # the span along it that counts (clear of the corners; the name at the top left)
+        sides = [
+            (luma[:, out:ins].T, hidden[:, out:ins].T, max(label_y, ins), h - ins),
+            (
+                luma[:, w - ins : w - out][:, ::-1].T,
+                hidden[:, w - ins : w - out][:, ::-1].T,
+                ins,
+                h - ins,
+            ),
+            (luma[out:ins, :], hidden[out:ins, :], max(label_x, ins), w - ins),
+            (
+                luma[h - ins : h - out, :][::-1, :],
+                hidden[h - ins : h - out, :][::-1, :],
+                ins,
+                w - ins,
+            ),
         ]
-        line_rows = round(2.4 * p)  # -1.2 .. +1.2 mm about the edge
-        seen = total = 0
-        for strip in strips:
-            # along the side, clear of the corners, in 4 segments
-            n = strip.shape[1]
-            lo, hi = round(m + 3 * p), n - round(m + 3 * p)
-            for seg in np.array_split(np.arange(lo, hi), 4):
-                if len(seg) == 0:
-                    continue
-                prof = strip[:, seg].mean(axis=1)
-                line = float(prof[:line_rows].min())
-                inside = float(np.median(prof[line_rows:]))
-                total += 1
-                seen += int(line < s.outline_contrast * inside)
-        return total > 0 and seen >= 0.5 * total
+        edge = round(4.0 * p)  # the edge, where the calibration puts it, in the strip
+        search = round(2.5 * p)  # the lens and the homography put it within this
+        near, far = round(1.2 * p), round(2.5 * p)  # the line's blur; paper beyond
+        seen = judged = 0
+        for strip, hid, lo, hi in sides:
+            cols = np.arange(lo, hi)
+            cols = cols[~hid[:, lo:hi].any(axis=0)]
+            if len(cols) < 8 * p:
+                continue  # hidden by a tall piece: not judged
+            prof = strip[:, cols].mean(axis=1)
+            # the line: the darkest place within `search` of the edge that is darker than what
+            # lies just beyond it (a neighbour's tile 2-3 mm beyond the line is darker still:
+            # taken for the line, the side could not tell, and a square with tiles on all four
+            # sides stayed unknown for good)
+            window = prof[edge - search : edge + search + 1]
+            line, outside, at = 0.0, 0.0, -1
+            for i in edge - search + np.argsort(window, kind="stable"):
+                beyond = float(prof[max(0, i - far) : max(1, i - near + 1)].max())
+                if beyond > prof[i]:
+                    line, outside, at = float(prof[i]), beyond, int(i)
+                    break
+            if at < 0:
+                continue  # something darker than the line lies beyond: cannot tell
+            darkest = at == edge - search + int(np.argmin(window))
+            paper = prof[max(at + far, edge + round(3.5 * p)) :]
+            inside = float(np.median(paper))
+            flat = float(paper.max() - paper.min()) < 0.4 * (inside - line)
+            contrast = s.outline_contrast
+            shows = line < contrast * inside and line < contrast * outside and flat
+            if not darkest and not shows:
+                continue  # only a darker neighbour's edge, and no line before it: cannot tell
+            judged += 1
+            seen += int(shows)
+        return seen >= 2 or (seen >= 1 and seen == judged)
 
-    def _plain_mat(self, inner: Image, luma: Image) -> bool:
-        """Neutral, no texture once the light's smooth changes are divided out (a shadow's
-        soft edge is no texture), at least `min_brightness` of the mat's white."""
+    def _paper(self, inner: Image, luma: Image, hidden: Image) -> bool:
+        """Whether the interior, where no tall piece hides it, is paper: neutral, at least
+        `min_brightness` of the mat's white, no texture once the light is divided out (the light
+        as a median over 3 mm, which keeps a hard shadow's edge and a contact shadow as light);
+        a few odd specks (noise, JPEG) and a sliver of a neighbour's edge are allowed
+        (`max_not_paper`), a piece's body or a finger is not."""
         s = self.settings
-        ycc = cv2.cvtColor(inner, cv2.COLOR_BGR2YCrCb).reshape(-1, 3).astype(np.float32)
-        chroma = float(np.abs(ycc[:, 1:] - 128.0).sum(axis=1).mean())
-        smooth = cv2.GaussianBlur(luma, (0, 0), 2.0 * s.px_per_mm)
-        texture = float(np.std(luma / smooth))
-        return (
-            chroma <= s.max_chroma
-            and texture <= s.max_texture
-            and float(luma.mean()) >= s.min_brightness * self.mat_white
+        ycc = cv2.cvtColor(inner, cv2.COLOR_BGR2YCrCb).astype(np.int16)
+        chroma = np.abs(ycc[..., 1] - 128) + np.abs(ycc[..., 2] - 128)
+        k = round(3.0 * s.px_per_mm) | 1
+        light = cv2.medianBlur(np.clip(luma, 0, 255).astype(np.uint8), k).astype(np.float32) + 1
+        texture = cv2.GaussianBlur(np.abs(luma / light - 1.0), (0, 0), 0.5 * s.px_per_mm)
+        paper = (
+            (chroma <= s.paper_chroma)
+            & (luma >= s.min_brightness * self.mat_white)
+            & (texture <= s.paper_texture)
         )
+        odd: Image = (~paper & ~hidden).astype(np.uint8)
+        speck = round(1.5 * s.px_per_mm) | 1
+        odd = cv2.morphologyEx(odd, cv2.MORPH_OPEN, np.ones((speck, speck), np.uint8))
+        shown = max(1, int(np.count_nonzero(~hidden)))
+        if float(np.count_nonzero(odd)) / shown > s.max_not_paper:
+            return False
+        return self._lit_like_paper(luma, light, ~hidden)
+
+    def _lit_like_paper(self, luma: Image, light: Image, shown: Image) -> bool:
+        """Whether the light across the interior is what falls on flat paper: smooth (a lamp's
+        slope, a soft shadow's edge, a soft highlight), or two levels with a hard shadow's edge
+        between them; not the rounded shading of a sleeve or the folds of cloth."""
+        s = self.settings
+        smooth = cv2.GaussianBlur(luma, (0, 0), 2.0 * s.px_per_mm)
+        if float(np.std((luma / smooth)[shown])) <= s.max_texture:
+            return True
+        level = light[shown]
+        lo, hi = (float(v) for v in np.percentile(level, [10, 90]))
+        between = (level > lo * 1.04) & (level < hi / 1.04)
+        return float(np.mean(between)) <= 0.15
 
 
 def _texture(luma: Image, sigma: float) -> Image:

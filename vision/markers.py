@@ -117,6 +117,57 @@ def _close(a: DetectedMarker, b: DetectedMarker) -> bool:
     return math.hypot(ax - bx, ay - by) < 0.5 * max(a.side_px, b.side_px)
 
 
+def outer_side_px(gray: Image, marker: DetectedMarker, family: MarkerFamily) -> float:
+    """The marker's side (pixels) measured on its black border's outer edge, where it crosses
+    halfway from the border's black to the quiet zone's white (a symmetric blur keeps it there).
+
+    OpenCV's corners are not that edge: with its corner refinement off, an adaptive threshold's
+    small window can give a candidate a few pixels inside the border (a 40 mm marker then read
+    12 % small) and only that candidate may be found. This measures from the corners found,
+    whichever candidate they are: per side, the mean profile across the border (its middle
+    part, clear of the corners), from 1.2 cells outside to 1 cell inside. `side_px` when no
+    edge shows (a border under a finger)."""
+    cells = family.bits + 2
+    px = 8  # samples per cell
+    pad = 1.2  # cells outside the border sampled
+    side = cells * px
+    extra = round(pad * px)
+    dst = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32) + extra - 0.5
+    h = cv2.getPerspectiveTransform(marker.corners.astype(np.float32), dst)
+    size = side + 2 * extra
+    square = cv2.warpPerspective(
+        gray, h, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    ).astype(np.float32)
+    mid = slice(extra + px, extra + side - px)  # along a side, clear of the corners
+    inside = extra + px  # one cell in from the border's edge as found
+    profiles = (
+        square[mid, :inside].mean(axis=0),  # left, read inwards
+        square[mid, size - inside :].mean(axis=0)[::-1],  # right, read inwards
+        square[:inside, mid].mean(axis=1),  # top
+        square[size - inside :, mid].mean(axis=1)[::-1],  # bottom
+    )
+    edges = []
+    for prof in profiles:
+        black_at = int(np.argmin(prof[extra // 2 :])) + extra // 2
+        black = float(prof[black_at])
+        outside = prof[: black_at + 1]
+        white = float(outside.max())
+        if white - black < 24:
+            return marker.side_px
+        half = (white + black) / 2
+        # the last crossing of the half level going out from the black
+        i = black_at
+        while i > 0 and prof[i - 1] < half:
+            i -= 1
+        if i == 0:
+            return marker.side_px
+        a, b = float(prof[i - 1]), float(prof[i])
+        edges.append(extra - 0.5 - (i - (half - b) / (a - b)))  # samples out of the edge found
+    grow = (edges[0] + edges[1]) / 2, (edges[2] + edges[3]) / 2
+    k = (1 + 2 * grow[0] / side + 1 + 2 * grow[1] / side) / 2
+    return marker.side_px * k
+
+
 def bit_confidence(gray: Image, marker: DetectedMarker, family: MarkerFamily) -> float:
     """How clearly the marker's cells read black or white: 1 crisp, near 0 ambiguous.
 

@@ -8,6 +8,7 @@ on start, recalibration or request).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -16,11 +17,15 @@ import numpy as np
 
 from vision.calibration import CalibrationEvent, Calibrator
 from vision.change import ChangeThresholds, band_gains, compare, divide_gains, motion_counts
-from vision.decode import DecodeSettings, LocationDecoder
+from vision.decode import DecodeSettings, LocationDecoder, Seen, TallTop
 from vision.geometry import BoardGeometry, Sticker
 from vision.lens import Lens
 from vision.markers import Image
 from vision.readings import (
+    COVERED,
+    HAND_BESIDE,
+    HELD,
+    UNCLEAR,
     CalibrationState,
     FrameReport,
     LocationReading,
@@ -30,8 +35,6 @@ from vision.readings import (
 )
 from vision.stabiliser import Stabiliser
 from vision.warp import BoardWarper
-
-HAND_BESIDE = "hand beside it"  # reason of a change held back while a hand covers a neighbour
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,10 @@ class VisionPipeline:
         self._ref_occluded: set[str] = set()
         self._full_pending = True
         self._neighbours = neighbours(board, settings.neighbour_mm)
+        self._tall: dict[str, tuple[TallTop, ...]] = {}  # tall pieces' tops, by location
+        # how big markers lying on the board are seen, per (printed size, height): the last
+        # ones read on locations that settled with them
+        self._scales: dict[tuple[float, float], deque[float]] = {}
 
     def annotated_jpeg(self, frame: Image, quality: int = 80) -> bytes:
         """The camera view for the web page: `frame` annotated with the last settled view."""
@@ -161,6 +168,7 @@ class VisionPipeline:
     def _start_calibration(self, frame_size: tuple[int, int]) -> None:
         cal = self.calibrator.calibration
         assert cal is not None
+        self._scales.clear()  # a new view: markers are seen at a new scale
         self._camera_mm = cal.camera_mm(frame_size) if self.marker_heights else None
         self.warper = BoardWarper(self.board, cal, frame_size, self.settings.cell_mm)
         self._prev = None
@@ -223,6 +231,11 @@ class VisionPipeline:
             mat_bgr=self.warper.mat_colour(frame),
             marker_heights=self.marker_heights,
             camera_mm=self._camera_mm,
+            board_scale={
+                kind: float(np.median(seen))
+                for kind, seen in self._scales.items()
+                if len(seen) >= 3
+            },
         )
         if full:
             to_decode = set(boxes.names)
@@ -244,15 +257,28 @@ class VisionPipeline:
                     small, to_decode = unbanded, fewer
         changed: set[str] = set()
         occluded_before = set(self._occluded)
-        decoded: dict[int, LocationReading] = {}
+        if full:
+            self._tall.clear()
+        seen: dict[int, Seen] = {}
         for i, name in enumerate(boxes.names):
             if name not in to_decode:
                 if name not in self._ref_occluded:
                     self._occluded.pop(name, None)  # looks as when it was last read
                     self._copy_ref(small, i)
                 continue
-            white = self._local_white(small, i)
-            decoded[i] = self.decoder.decode(frame, self.board.location(name), white)
+            seen[i] = self.decoder.read(frame, self.board.location(name))
+            self._tall[name] = seen[i].tops
+        # each location is judged with every tall piece on the board in view: a minecart's top
+        # and sides lean over its neighbours, and are the minecart, not a hand
+        tall = [top for tops in self._tall.values() for top in tops]
+        decoded = {
+            i: self.decoder.judge(look, self._local_white(small, i), tall)
+            for i, look in seen.items()
+        }
+        for i, reading in decoded.items():
+            if reading.state == LocationState.OCCUPIED:
+                for kind, scale in seen[i].scales:
+                    self._scales.setdefault(kind, deque(maxlen=64)).append(scale)
         # a hand covering a location's neighbours may be holding a piece just above it: a piece
         # hovering there reads as placed, then goes. Until no neighbour is covered, a change
         # there is held back (the location is unknown, reason "hand beside it").
@@ -262,7 +288,7 @@ class VisionPipeline:
             boxes.names[i]
             for i, r in decoded.items()
             if r.state == LocationState.OCCLUDED
-            and r.reason == "covered"
+            and r.reason in (COVERED, UNCLEAR, HELD)
             and boxes.names[i] not in occluded_before
         }
         for i, reading in decoded.items():

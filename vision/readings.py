@@ -10,6 +10,15 @@ ON_TOP = "on top"
 """`LocationReading.reason` of an OCCUPIED location whose tall pieces stand on a piece they hide."""
 
 
+# Why an OCCLUDED location is unknown (`LocationReading.reason`):
+COVERED = "covered"  # something that is not a piece: a hand, an arm, a sleeve
+GLARE = "glare"  # a saturated reflection
+HAND_BESIDE = "hand beside it"  # its look changed while a hand came over a neighbour
+HELD = "held above the board"  # a piece seen nearer the camera than the board: still in a hand
+BEHIND = "behind a tall piece"  # a neighbour's tall piece hides most of it from the camera
+UNCLEAR = "no marker read, mat not seen"  # neither a piece read nor plain mat (an unreadable one)
+
+
 class LocationState(StrEnum):
     """A settled location: plain mat, markers on it, or covered by something not a marker."""
 
@@ -49,8 +58,10 @@ class MarkerReading:
 @dataclass(frozen=True)
 class LocationReading:
     """A location's state and the markers seen on it (sorted by id); for an OCCLUDED one, why
-    it is unknown: "covered" (a hand, a sleeve, something not a piece), "glare", or "hand beside
-    it" (its look changed while a hand covers a neighbour: the piece may still be held); for an
+    it is unknown: COVERED (a hand, a sleeve, something not a piece), GLARE, HAND_BESIDE (its
+    look changed while a hand covers a neighbour: the piece may still be held), HELD (a piece
+    seen floating above the board), BEHIND (a neighbour's tall piece hides most of it) or
+    UNCLEAR (no marker read, and no plain mat seen either); for an
     OCCUPIED one, `ON_TOP` when the pieces read stand on a piece whose marker they hide (a wagon
     on its tile): more lies there than the markers say."""
 

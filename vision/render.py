@@ -27,7 +27,10 @@ class PlacedMarker:
     """A piece's marker on a location: id, quarter turns clockwise, printed side, body around it.
 
     `dx_mm`, `dy_mm` shift it from the location's centre; `skew_deg` turns it off the quarter turn
-    (players never place exactly); `body_mm` is the piece's own square (0: sticker only).
+    (players never place exactly); `body_mm` is the piece's own square (0: sticker only). A piece
+    `height_mm` tall is a box (a minecart): seen from a known camera its top is drawn where the
+    camera sees it and its sides, darker, between that and its foot. A piece `hover_mm` above
+    the mat is held there: its face drawn nearer the camera, no sides, its shadow loose below.
     """
 
     marker_id: int
@@ -39,6 +42,7 @@ class PlacedMarker:
     dy_mm: float = 0.0
     skew_deg: float = 0.0
     height_mm: float = 0.0  # the sticker on the piece's top, this far above the mat
+    hover_mm: float = 0.0  # held this far above the mat (no sides, a loose shadow below)
 
 
 TableContent = Mapping[str, tuple[PlacedMarker, ...]]
@@ -201,6 +205,17 @@ class Glare:
 
 
 @dataclass(frozen=True)
+class Highlight:
+    """A soft, unsaturated highlight: `peak` grey levels added at (`x_mm`, `y_mm`), fading as a
+    Gaussian of `sigma_mm` (a lamp's reflection on matt paper, or a window's)."""
+
+    x_mm: float
+    y_mm: float
+    sigma_mm: float = 25.0
+    peak: float = 40.0
+
+
+@dataclass(frozen=True)
 class Conditions:
     """Camera and room: blur (Gaussian sigma px), sensor noise (sigma, grey levels), light.
 
@@ -208,7 +223,8 @@ class Conditions:
     of brightness in horizontal bands `flicker_period_px` rows apart, at `flicker_phase`
     periods; `at_frame` moves them by `flicker_drift` periods per frame), a `bayer` sensor
     (RGGB mosaic, noise on the raw values, OpenCV's demosaic) and JPEG compression at
-    `jpeg_quality` (0: none).
+    `jpeg_quality` (0: none). Soft, unsaturated `highlights`; `contact_shadow`: how much darker
+    the mat is at each piece's foot (soft, fading over a few millimetres).
     """
 
     blur_sigma: float = 0.8
@@ -222,6 +238,8 @@ class Conditions:
     flicker_drift: float = 0.33
     bayer: bool = False
     jpeg_quality: int = 0
+    highlights: tuple[Highlight, ...] = ()
+    contact_shadow: float = 0.0
 
     def at_frame(self, index: int) -> Conditions:
         """These conditions at frame `index` of a sequence (the flicker bands rolled on)."""
@@ -253,22 +271,38 @@ class TableRenderer:
         return self._mat
 
     def table_image(
-        self, content: TableContent, camera_mm: tuple[float, float, float] | None = None
+        self,
+        content: TableContent,
+        camera_mm: tuple[float, float, float] | None = None,
+        contact_shadow: float = 0.0,
     ) -> Image:
-        """The mat with every piece in `content` drawn on it (mat space, BGR). A tall piece's top
-        is drawn where the camera at `camera_mm` sees it on the mat's plane: pushed away from
-        the camera and enlarged by parallax."""
+        """The mat with every piece in `content` drawn on it (mat space, BGR), each with a soft
+        `contact_shadow` (darkness at its foot) around it. A tall piece is a box: its top is
+        drawn where the camera at `camera_mm` sees it on the mat's plane (pushed away from the
+        camera and enlarged by parallax), its sides, darker, between that and its foot. A piece
+        held above the mat (`hover_mm`) is drawn nearer the camera, its shadow loose below."""
         frozen = freeze(content)
-        key = (frozen, camera_mm)
+        key = (frozen, camera_mm, contact_shadow)
         if key != self._table_key or self._table is None:
             img = self.mat_image().copy()
+            s, fam = self.px_per_mm, self.board.family
+            camera = camera_mm or (self.board.width_mm / 2, self.board.height_mm / 2, 850.0)
             for name, pieces in frozen:
                 loc = self.board.location(name)
                 for piece in pieces:
                     x, y = loc.x_mm, loc.y_mm
+                    if piece.hover_mm:
+                        draw_shadow(img, piece, x + 3.0, y + 4.0, s, 0.25, 4.0)
+                        lifted = replace(piece, height_mm=piece.hover_mm)
+                        face, fx, fy = seen_top(lifted, x, y, camera)
+                        draw_piece(img, face, fx, fy, s, fam)
+                        continue
+                    if contact_shadow:
+                        draw_shadow(img, piece, x, y, s, contact_shadow, 1.5)
                     if piece.height_mm and camera_mm is not None:
+                        draw_box_sides(img, piece, x, y, camera_mm, s)
                         piece, x, y = seen_top(piece, x, y, camera_mm)
-                    draw_piece(img, piece, x, y, self.px_per_mm, self.board.family)
+                    draw_piece(img, piece, x, y, s, fam)
             self._table_key, self._table = key, img
         return self._table
 
@@ -323,9 +357,17 @@ class TableRenderer:
 
     def _lit_camera_image(self, content: TableContent, view: View, cond: Conditions) -> Image:
         light = cond.light
-        key = (freeze(content), view, light, cond.shadows, cond.glare)
+        key = (
+            freeze(content),
+            view,
+            light,
+            cond.shadows,
+            cond.glare,
+            cond.highlights,
+            cond.contact_shadow,
+        )
         if key != self._camera_key or self._camera is None:
-            table = self.table_image(content, view.camera_mm)
+            table = self.table_image(content, view.camera_mm, cond.contact_shadow)
             scale = np.diag([1 / self.px_per_mm, 1 / self.px_per_mm, 1.0])
             h = self.mat_to_image(view) @ scale
             cam = cv2.warpPerspective(
@@ -340,7 +382,10 @@ class TableRenderer:
                 cam = shade_and_glare(cam, self.mat_to_image(view), cond.shadows, cond.glare)
             if view.k1:
                 cam = bend(cam, view.lens)
-            self._camera_key, self._camera = key, apply_light(cam, light)
+            cam = apply_light(cam, light)
+            if cond.highlights:
+                cam = add_highlights(cam, self.mat_to_image(view), cond.highlights)
+            self._camera_key, self._camera = key, cam
         return self._camera
 
 
@@ -356,6 +401,76 @@ def seen_top(
         piece, size_mm=piece.size_mm * k, body_mm=piece.body_mm * k, dx_mm=0.0, dy_mm=0.0
     )
     return seen, cx + (px - cx) * k, cy + (py - cy) * k
+
+
+def _footprint(piece: PlacedMarker, x_mm: float, y_mm: float) -> NDArray[np.float64]:
+    """The four corners (mm) of a piece's body (or sticker with its quiet zone) on the mat."""
+    half = max(piece.body_mm, piece.size_mm * 4 / 3) / 2
+    a = math.radians(piece.rotation * 90 + piece.skew_deg)
+    c, s = math.cos(a), math.sin(a)
+    cx, cy = x_mm + piece.dx_mm, y_mm + piece.dy_mm
+    local = ((-half, -half), (half, -half), (half, half), (-half, half))
+    return np.array([(cx + u * c - v * s, cy + u * s + v * c) for u, v in local])
+
+
+def draw_shadow(
+    img: Image,
+    piece: PlacedMarker,
+    x_mm: float,
+    y_mm: float,
+    px_per_mm: float,
+    darkness: float,
+    soft_mm: float,
+) -> None:
+    """Darken the mat round a piece's footprint: `darkness` at its edge, fading over `soft_mm`
+    (a contact shadow: the light from above is blocked near a piece's foot)."""
+    corners = _footprint(piece, x_mm, y_mm) * px_per_mm
+    pad = 4 * soft_mm * px_per_mm
+    x0, y0 = np.floor(corners.min(axis=0) - pad).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0) + pad).astype(int)
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+    poly = np.round((corners - (x0, y0)) * 16).astype(np.int32)
+    cv2.fillConvexPoly(mask, poly, 1.0, cv2.LINE_AA, 4)
+    # a soft edge: 1 under the piece, about 0.5 at its edge, fading outwards
+    soft = cv2.GaussianBlur(mask, (0, 0), soft_mm * px_per_mm)
+    shade = 1 - darkness * np.clip(2 * soft, 0, 1)
+    region = img[y0:y1, x0:x1]
+    region[:] = np.clip(region * shade[..., None], 0, 255).astype(np.uint8)
+
+
+def draw_box_sides(
+    img: Image,
+    piece: PlacedMarker,
+    x_mm: float,
+    y_mm: float,
+    camera_mm: tuple[float, float, float],
+    px_per_mm: float,
+) -> None:
+    """A tall piece's sides as the camera at `camera_mm` sees them on the mat's plane: each side
+    between its foot and its top's projection, darker than the body (lit from above, the side
+    facing the lamp a little brighter), the far sides first."""
+    foot = _footprint(piece, x_mm, y_mm)
+    cx, cy, height = camera_mm
+    k = height / (height - piece.height_mm)
+    top = np.array([cx, cy]) + (foot - (cx, cy)) * k
+    centre = foot.mean(axis=0)
+    light = np.array([0.5, -0.8])
+    faces = []
+    for i in range(4):
+        j = (i + 1) % 4
+        mid = (foot[i] + foot[j]) / 2
+        normal = (mid - centre) / max(1e-9, float(np.linalg.norm(mid - centre)))
+        facing = float(np.dot((cx, cy) - mid, normal)) > 0
+        shade = 0.5 + 0.15 * float(np.dot(normal, light))
+        faces.append((facing, shade, np.array([foot[i], foot[j], top[j], top[i]])))
+    for _, shade, quad in sorted(faces, key=lambda f: f[0]):
+        colour = tuple(float(c) * shade for c in piece.body_bgr)
+        poly = np.round(quad * px_per_mm * 16).astype(np.int32)
+        cv2.fillConvexPoly(img, poly, colour, cv2.LINE_AA, 4)
 
 
 def _mat_coordinates(h_mat_to_image: NDArray[np.float64], size: tuple[int, int]) -> Image:
@@ -393,6 +508,23 @@ def shade_and_glare(
         out += (320 * g.strength * fade)[..., None]
     shaded: Image = np.clip(out, 0, 255).astype(np.uint8)
     return shaded
+
+
+def add_highlights(
+    cam: Image, h_mat_to_image: NDArray[np.float64], highlights: Iterable[Highlight]
+) -> Image:
+    """Soft highlights on a lit frame: each adds up to its `peak`, never beyond 245 (a bright
+    reflection, not a blown-out one)."""
+    mm = _mat_coordinates(h_mat_to_image, (cam.shape[1], cam.shape[0]))
+    x, y = mm[..., 0], mm[..., 1]
+    out = cam.astype(np.float32)
+    for hl in highlights:
+        r2 = (x - hl.x_mm) ** 2 + (y - hl.y_mm) ** 2
+        added = (hl.peak * np.exp(-r2 / (2 * hl.sigma_mm**2)))[..., None]
+        room = np.clip((245.0 - out) / max(hl.peak, 1.0), 0.0, 1.0)
+        out += added * room
+    lit: Image = np.clip(out, 0, 255).astype(np.uint8)
+    return lit
 
 
 def _erf(x: Image) -> Image:

@@ -110,9 +110,11 @@ class ScriptWriter:
         looks: Sequence[Hand] = (),
         piece: Callable[[int, int, float], PlacedMarker] = demo_piece,
         avoid: Iterable[str] = (),
+        offset_mm: float = 0.0,
     ) -> None:
         """`looks`: hands to draw from (skin tone, sleeve; one per trip, by its own random
-        stream); `piece`: how a piece of an id looks; `avoid`: squares random moves leave be."""
+        stream); `piece`: how a piece of an id looks; `avoid`: squares random moves leave be;
+        `offset_mm`: how far off its square's centre a player puts a tile (at random, up to)."""
         self.renderer = renderer
         self.view = view
         self.board: BoardGeometry = renderer.board
@@ -127,6 +129,8 @@ class ScriptWriter:
         self.piece = piece
         self.avoid = frozenset(avoid)
         self._look_rng = random.Random(seed + 7919)
+        self.offset_mm = offset_mm
+        self._offset_rng = random.Random(seed + 104_729)
 
     def rest(self, frames: int | None = None) -> None:
         for _ in range(self.rest_frames if frames is None else frames):
@@ -140,9 +144,20 @@ class ScriptWriter:
         same = freeze({target: before}) == freeze({target: after})
         self._finish(kind, frozenset() if same else frozenset({target}), start)
 
-    def hover(self, over: str, target: str, piece: PlacedMarker, still: int = 6) -> None:
+    def hover(
+        self,
+        over: str,
+        target: str,
+        piece: PlacedMarker,
+        still: int = 6,
+        lifted_mm: float = 0.0,
+    ) -> None:
         """A hand brings `piece` and holds it still just above `over` for `still` frames (the
-        player hesitating), then puts it on `target` and goes away: only `target` changes."""
+        player hesitating), then puts it on `target` and goes away: only `target` changes.
+
+        With `lifted_mm`, during those still frames the piece hovers that far above `over` with
+        no hand in view at all (held by its far edge, the arm out of sight): nothing but its
+        size and place on the picture tells that it is not lying on the mat."""
         start = len(self.script.frames)
         a, b = self.board.location(over), self.board.location(target)
         ox, oy = self._to_px(a.x_mm, a.y_mm)
@@ -167,8 +182,16 @@ class ScriptWriter:
             px, py = palm_for(x, y)
             hand = replace(look, x=px, y=py, radius=r, entry=arm_end, holding=holding)
             self._frame((hand,), Phase.HAND)
-        for _ in range(still):
-            self._frame((hand,), Phase.HAND)
+        if lifted_mm:
+            before = self.content.get(over, ())
+            lifted = replace(holding, hover_mm=lifted_mm)
+            self._set(over, (*before, lifted))
+            for _ in range(still):
+                self._frame((), Phase.HAND)
+            self._set(over, before)
+        else:
+            for _ in range(still):
+                self._frame((hand,), Phase.HAND)
         for i in range(1, 4):
             x, y = ox + (tx - ox) * i / 3, oy + (ty - oy) * i / 3
             px, py = palm_for(x, y)
@@ -214,6 +237,9 @@ class ScriptWriter:
         tiles = [s for s in squares if self.content.get(s)]
         if kind == MoveKind.PLACE and empty:
             piece = self.piece(rng.choice(TILE_IDS), rng.randrange(4), rng.uniform(-6, 6))
+            if self.offset_mm:
+                o, r = self.offset_mm, self._offset_rng
+                piece = replace(piece, dx_mm=r.uniform(-o, o), dy_mm=r.uniform(-o, o))
             self.change(kind, rng.choice(empty), (piece,))
         elif kind == MoveKind.TURN and tiles:
             target = rng.choice(tiles)
@@ -326,22 +352,37 @@ class ScriptWriter:
 
 
 def opening_table(
-    board: BoardGeometry, seed: int, pieces: int = 40
+    board: BoardGeometry, seed: int, pieces: int = 40, offset_mm: float = 0.0
 ) -> Mapping[str, tuple[PlacedMarker, ...]]:
-    """A table part-way through a game: `pieces` tiles at random squares and rotations."""
+    """A table part-way through a game: `pieces` tiles at random squares and rotations, each
+    up to `offset_mm` off its square's centre."""
     rng = random.Random(seed)
     squares = [r.name for r in board.locations if not r.name.startswith("slot")]
     chosen = rng.sample(squares, pieces)
-    return {
+    out = {
         s: (demo_piece(rng.choice(TILE_IDS), rng.randrange(4), rng.uniform(-5, 5)),) for s in chosen
     }
+    if offset_mm:
+        off = random.Random(seed + 104_729)
+        out = {
+            s: (
+                replace(
+                    p,
+                    dx_mm=off.uniform(-offset_mm, offset_mm),
+                    dy_mm=off.uniform(-offset_mm, offset_mm),
+                ),
+            )
+            for s, (p,) in out.items()
+        }
+    return out
 
 
 def visible_truth(content: Content) -> dict[str, tuple[tuple[int, int], ...]]:
     """Per location, the (id, quarter turns) a camera can see: a marker under a later piece's body
     (a minecart standing on a tile) is hidden and left out."""
     out: dict[str, tuple[tuple[int, int], ...]] = {}
-    for name, pieces in content:
+    for name, all_pieces in content:
+        pieces = tuple(p for p in all_pieces if not p.hover_mm)  # held above: not on the mat
         seen = []
         for i, p in enumerate(pieces):
             if not any(_covers(q, p) for q in pieces[i + 1 :]):

@@ -46,20 +46,32 @@ def demo_board() -> BoardGeometry:
     return BoardGeometry("demo", width, height, squares + slots, corners)
 
 
-def demo_stickers() -> tuple[Sticker, ...]:
-    """Every marker of the demo set: 40 tiles, 12 minecarts, 8 cards."""
+def demo_stickers(cart_height_mm: float = 0.0) -> tuple[Sticker, ...]:
+    """Every marker of the demo set: 40 tiles, 12 minecarts (their stickers `cart_height_mm`
+    above the mat), 8 cards."""
     return (
         tuple(Sticker(i, f"tile {i}", TILE_MARKER_MM) for i in TILE_IDS)
-        + tuple(Sticker(i, f"cart {i}", CART_MARKER_MM) for i in CART_IDS)
+        + tuple(Sticker(i, f"cart {i}", CART_MARKER_MM, height_mm=cart_height_mm) for i in CART_IDS)
         + tuple(Sticker(i, f"card {i}", CARD_MARKER_MM) for i in CARD_IDS)
     )
 
 
-def demo_piece(marker_id: int, rotation: int = 0, skew_deg: float = 0.0) -> PlacedMarker:
-    """How a demo piece looks: a tile, a dark minecart block, or a white card, by id range."""
+def demo_piece(
+    marker_id: int, rotation: int = 0, skew_deg: float = 0.0, cart_height_mm: float = 0.0
+) -> PlacedMarker:
+    """How a demo piece looks: a tile, a dark minecart block (a box `cart_height_mm` tall), or a
+    white card, by id range."""
     if marker_id in CART_IDS:
         return PlacedMarker(
-            marker_id, rotation, CART_MARKER_MM, 27.0, (60, 60, 70), 2.0, 2.0, skew_deg
+            marker_id,
+            rotation,
+            CART_MARKER_MM,
+            27.0,
+            (60, 60, 70),
+            2.0,
+            2.0,
+            skew_deg,
+            height_mm=cart_height_mm,
         )
     if marker_id in CARD_IDS:
         return PlacedMarker(

@@ -60,8 +60,10 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         "--harsh-moves",
         type=_at_least(0),
         default=8,
-        help="moves in each harsh-condition game (shadows, glare, flicker, skin tones and "
-        "sleeves, red carts, a bent and tilted lens); 0 leaves them out",
+        help="moves in each harsh-condition game (a slanted camera through a bent lens with "
+        "30 mm minecarts and off-centre tiles, and per game: a stronger lens, 25 degrees, soft "
+        "focus, flicker, a hard shadow, resting hands, a soft highlight, strong glare, pieces "
+        "held above the board, skin tones and sleeves, red carts); 0 leaves them out",
     )
     bench.set_defaults(handler=_bench_vision)
 

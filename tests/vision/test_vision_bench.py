@@ -47,11 +47,15 @@ def test_bench_vision_command_prints_json(capsys) -> None:  # type: ignore[no-un
 
 
 def test_harsh_conditions_read_a_game_without_a_false_or_missed_change() -> None:
+    """Issue 23's bars, each condition: 99 % of settled squares right, none wrong, no false and
+    no missed change, reported within 8 frames of the hands leaving."""
     figures = run_harsh(moves=2, seed=5, opening_pieces=12)
+    assert set(figures) == set(HARSH_CONDITIONS)
     for name, harsh in figures.items():
-        assert (harsh["square_accuracy"], harsh["false_changes"], harsh["missed_changes"]) == (
-            1.0,
-            0,
-            0,
-        ), name
-    assert figures["glare"]["glare_unknown"] > 0
+        assert harsh["square_accuracy"] >= 0.99, (name, harsh)
+        assert (harsh["wrong"], harsh["false_changes"], harsh["missed_changes"]) == (0, 0, 0), (
+            name,
+            harsh,
+        )
+        assert harsh["latency_max"] <= 8, (name, harsh)
+    assert figures["strong_glare"]["glare_unknown"] > 0

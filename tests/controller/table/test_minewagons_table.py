@@ -66,6 +66,27 @@ def test_a_wagon_on_its_tile_is_read_on_top_and_the_rock_lies_over_its_tile() ->
     assert seen is not None and seen.at("E3") == (TILE,) and "E3" not in seen.on_top
 
 
+def test_an_empty_square_with_tiles_on_all_four_sides_reads_empty() -> None:
+    """Its outline shows between it and its neighbours' tiles, 2-3 mm beyond: the line was
+    taken at the tiles' darker edge, no side could tell, the square stayed unknown for good and
+    a race stalled (D4, issue 23's vision)."""
+    camera = _Camera()
+    around: dict[str, tuple[PlacedPiece, ...]] = {
+        "C4": (TILE,),
+        "E4": (TILE,),
+        "D3": (TILE,),
+        "D5": (TILE,),
+    }
+    seen = camera.look(around)
+    assert seen is not None
+    assert not seen.unknown, seen.unknown
+    assert seen.at("D4") == ()
+    seen = camera.look({**around, "D4": (TILE,)})
+    assert seen is not None and seen.at("D4") == (TILE,)
+    seen = camera.look(around)
+    assert seen is not None and seen.at("D4") == () and not seen.unknown
+
+
 def _race(tmp_path: Path, players: int, seed: int, camera: str, board: str) -> TableService:
     settings = ServiceSettings(data_dir=tmp_path, pin="1234", game="minewagons", players=players,
                                seed=seed, bot_period_s=0.05, camera_period_s=0.03, tick_s=0.01,
