@@ -34,10 +34,14 @@ from rules.core import CHANCE, Action, State
 
 @dataclass(frozen=True)
 class Budget:
-    """How long to search: iterations, seconds, or both (whichever ends first)."""
+    """How long to search: iterations, seconds, or both (whichever ends first). `cpu` counts the
+    seconds on the searching thread's CPU clock instead of the wall clock: on a machine shared
+    with other work, the same search whatever the load (for benchmarks; a player at the table
+    waits by the wall clock)."""
 
     iterations: int | None = None
     seconds: float | None = None
+    cpu: bool = False
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -128,9 +132,10 @@ def search(
     )
     cutoff = heuristic.cutoff if settings.cutoff is None else settings.cutoff
     rng = random.Random(seed)
-    start = time.perf_counter()
+    clock = time.thread_time if budget.cpu else time.perf_counter
+    start = clock()
     if len(legal) == 1:
-        return Result(legal[0], (Option(legal[0], 0, 0.0),), 0, 0, time.perf_counter() - start)
+        return Result(legal[0], (Option(legal[0], 0, 0.0),), 0, 0, clock() - start)
     root = _Node(actor=seat)
     iterations = steps = 0
     deadline = None if budget.seconds is None else start + budget.seconds
@@ -138,7 +143,7 @@ def search(
         if budget.iterations is not None and iterations >= budget.iterations:
             break
         if deadline is not None and iterations:
-            now = time.perf_counter()  # stop where one more iteration, on average, would end late
+            now = clock()  # stop where one more iteration, on average, would end late
             if now + (now - start) / iterations >= deadline:
                 break
         world = state.determinise(seat, rng)
@@ -159,7 +164,7 @@ def search(
         key=lambda o: (-o.visits, -o.value),
     )
     chosen = options[0].action if options else legal[0]
-    return Result(chosen, tuple(options), iterations, steps, time.perf_counter() - start)
+    return Result(chosen, tuple(options), iterations, steps, clock() - start)
 
 
 def _descend(
