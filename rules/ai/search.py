@@ -10,7 +10,9 @@ Cowling, Powley and Whitehouse 2012). Each iteration:
    visited); chance picks an outcome by its probability, as chance;
 3. expand: a node grows a new child while it has fewer than about `widen * sqrt(visits)`
    (progressive widening: a move with 200 tile placements is not tried 200 times first); the
-   new action is the playout policy's pick when that is new, else a random untried one;
+   new action is the next untried one in the game's `order` at the root and at a node searched
+   `order_visits` times (see `rules.ai.hooks`), else the expansion policy's pick when that is
+   new, else a random untried one;
 4. play out: with the game's playout policy, to the end or for `cutoff` player actions, then
    judged by the game's evaluation (see `rules.ai.hooks`);
 5. back up: each node adds the reward of the seat that chose it.
@@ -95,6 +97,7 @@ class _Node:
     available: int = 0
     total: float = 0.0  # rewards of `actor` summed over the visits
     children: dict[Action, _Node] = field(default_factory=dict)
+    order: Sequence[Action] | None = None  # the heuristic's order, once worked out
 
 
 def _sample(outcomes: Sequence[tuple[Action, float]], rng: random.Random) -> Action:
@@ -147,7 +150,7 @@ def search(
             if now + (now - start) / iterations >= deadline:
                 break
         world = state.determinise(seat, rng)
-        path = _descend(root, world, rng, expand, settings)
+        path = _descend(root, world, rng, expand, heuristic, settings)
         steps += _play_out(world, rng, policy, cutoff)
         rewards = standing(world.scores()) if world.is_over else evaluate(world)
         for node in path:
@@ -172,10 +175,12 @@ def _descend(
     world: State,
     rng: random.Random,
     expand: Callable[[State, random.Random], Action],
+    heuristic: Heuristic,
     settings: Settings,
 ) -> list[_Node]:
     """Select and expand in `world`, advancing it; the nodes passed, root first. `expand`
-    proposes a new node's action."""
+    proposes a new node's action (where the heuristic's `order` does not)."""
+    order = heuristic.order
     node = root
     path = [root]
     while True:
@@ -199,7 +204,16 @@ def _descend(
             child.available += 1
         allowed = max(1, int(settings.widen * math.sqrt(node.visits + 1)))
         if len(known) < len(legal) and (len(known) < allowed or not known):
-            action = _new_action(world, legal, node, rng, expand)
+            action = None
+            if order is not None and (node is root or node.visits >= heuristic.order_visits):
+                if node.order is None:
+                    node.order = order(world)
+                allowed_here = set(legal)  # in this determinisation
+                action = next(
+                    (a for a in node.order if a in allowed_here and a not in node.children), None
+                )
+            if action is None:
+                action = _new_action(world, legal, node, rng, expand)
             child = node.children[action] = _Node(player, action, available=1)
             world.advance(action)
             path.append(child)
