@@ -217,3 +217,26 @@ def test_the_mine_wagon_ranking_puts_the_bots_judgement_first() -> None:
             assert decide(state, seed=races, budget=QUICK).action in state.legal_actions()
         state.apply(bot_action(state, rng))
     assert races == 12
+
+
+def test_the_derailed_ranking_puts_the_bots_best_play_first() -> None:
+    from rules.derailed import actions as act
+    from rules.derailed.bot import _value
+    from rules.derailed.heuristic import ranked
+
+    state = rules.new_game("derailed", {"players": 4}, 3)
+    rng = random.Random(1)
+    ranked_plays = 0
+    for _ in range(30):
+        state = _advance(state, rng, 1)
+        order = ranked(state)
+        assert sorted(map(repr, order)) == sorted(map(repr, state.legal_actions()))
+        plays = [a for a in order if isinstance(a, act.Play)]
+        if plays:
+            ranked_plays += 1
+            seat = state.current_player
+            assert isinstance(seat, int)
+            d, table = state.d, state.rules  # type: ignore[attr-defined]
+            values = [_value(table, d, seat, a) for a in plays]
+            assert values == sorted(values, reverse=True) and order[: len(plays)] == plays
+    assert ranked_plays > 10
