@@ -35,7 +35,7 @@ def scaled(budget: Budget, level: Level) -> Budget:
     factor = SECONDS.get(level, SECONDS[Level.NORMAL]) / SECONDS[Level.NORMAL]
     return Budget(
         None if budget.iterations is None else round(budget.iterations * factor),
-        None if budget.seconds is None else budget.seconds * factor,
+        None if budget.seconds is None else round(budget.seconds * factor, 6),
         budget.cpu,
     )
 
