@@ -23,6 +23,11 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     budget = bench.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=positive_number, help="search time a decision")
     budget.add_argument("--iterations", type=positive, help="search iterations a decision")
+    budget.add_argument(
+        "--cpu-seconds",
+        type=positive_number,
+        help="search time a decision on the CPU clock (the same search whatever the load)",
+    )
     bench.add_argument("--seed", type=int, default=1, help="the first game's seed")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.set_defaults(handler=_bench)
@@ -32,6 +37,7 @@ def _bench(args: argparse.Namespace) -> int:
     import rules
     from rules.ai import Budget, Level
     from rules.ai.bench import Seats, bench
+    from rules.ai.player import scaled
 
     info = rules.GAMES.get(args.game)
     if info is None:
@@ -41,10 +47,16 @@ def _bench(args: argparse.Namespace) -> int:
             f"--players {args.players}: {info.title} takes {info.min_players} to "
             f"{info.max_players} players"
         )
-    budget = None
-    if args.seconds is not None or args.iterations is not None:
+    level, opponents = Level(args.level), Level(args.opponents)
+    seats = Seats(level, None, opponents, None)
+    if args.cpu_seconds is not None:
+        budget = Budget(seconds=args.cpu_seconds, cpu=True)
+    elif args.seconds is not None or args.iterations is not None:
         budget = Budget(iterations=args.iterations, seconds=args.seconds)
-    seats = Seats(Level(args.level), budget, Level(args.opponents), budget)
+    else:
+        budget = None
+    if budget is not None:  # the normal level's budget; the strong level's is 3 times it
+        seats = Seats(level, scaled(budget, level), opponents, scaled(budget, opponents))
     figures = bench(args.game, args.players, args.games, seats, args.seed)
     if args.json:
         print(json.dumps(figures))

@@ -4,17 +4,18 @@ The computer sits at seat `game % players` of each game, so it plays every seat 
 other seats play `opponents` (the easy level: the game's simple bot). Chance is drawn from the
 game's `chance_outcomes`. Figures: the computer's win share (1 a game it wins alone, 1/k a win
 shared by k), its score margin (its score less the best other seat's, averaged), decision time
-p50/p95, and search iterations (each one playout) per second of search.
+p50/p95 (wall clock, and CPU time of the deciding thread: on a shared machine the wall clock
+also counts other work), and search iterations (each one playout) per second of search.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from rules.ai.player import Level, decide
+from rules.ai.player import SECONDS, Level, decide
 from rules.ai.search import Budget
 from rules.core import CHANCE, State
 from rules.playout import chance_step
@@ -31,6 +32,17 @@ class Seats:
     opponent_budget: Budget | None = None
 
 
+@dataclass
+class Tally:
+    """The computer's decisions in a run: wall and CPU seconds each, search figures summed."""
+
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    iterations: int = 0
+    searched_wall: float = 0.0
+    searched_cpu: float = 0.0
+
+
 def _percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -38,15 +50,11 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-def play_game(
-    game: str, players: int, seat: int, seats: Seats, seed: int, times: list[float]
-) -> tuple[State, int, float]:
-    """One whole game; the final state, the computer's search iterations and search seconds.
-    Appends the time of each of the computer's decisions to `times`."""
+def play_game(game: str, players: int, seat: int, seats: Seats, seed: int, tally: Tally) -> State:
+    """One whole game, the computer at `seat`; its final state. Adds the computer's decisions
+    to `tally`."""
     state = new_game(game, {"players": players}, seed)
     chance = random.Random(seed)
-    iterations = 0
-    searched = 0.0
     decision = 0
     while not state.is_over:
         turn = state.current_player
@@ -58,16 +66,18 @@ def play_game(
         mine = turn == seat
         level = seats.level if mine else seats.opponents
         budget = seats.budget if mine else seats.opponent_budget
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         chosen = decide(state, level, seed * 100_003 + decision, budget)
-        took = time.perf_counter() - started
+        took, took_cpu = time.perf_counter() - started, time.thread_time() - started_cpu
         if mine:
-            times.append(took)
-            if chosen.result is not None:
-                iterations += chosen.result.iterations
-                searched += chosen.result.seconds
+            tally.wall.append(took)
+            tally.cpu.append(took_cpu)
+            if chosen.result is not None and chosen.result.iterations:
+                tally.iterations += chosen.result.iterations
+                tally.searched_wall += took
+                tally.searched_cpu += took_cpu
         state.apply(chosen.action)
-    return state, iterations, searched
+    return state
 
 
 def share(scores: list[float], seat: int) -> float:
@@ -78,16 +88,12 @@ def share(scores: list[float], seat: int) -> float:
 
 def bench(game: str, players: int, games: int, seats: Seats, seed: int = 1) -> dict[str, Any]:
     """Play `games` games; the figures as a JSON-ready dict."""
-    times: list[float] = []
+    tally = Tally()
     shares: list[float] = []
     margins: list[float] = []
-    iterations = 0
-    searched = 0.0
     for i in range(games):
         seat = i % players
-        state, its, secs = play_game(game, players, seat, seats, seed + i, times)
-        iterations += its
-        searched += secs
+        state = play_game(game, players, seat, seats, seed + i, tally)
         scores = state.scores()
         shares.append(share(scores, seat))
         others = [s for j, s in enumerate(scores) if j != seat]
@@ -99,18 +105,32 @@ def bench(game: str, players: int, games: int, seats: Seats, seed: int = 1) -> d
         "level": seats.level.value,
         "opponents": seats.opponents.value,
         "budget": _budget_json(seats.budget, seats.level),
+        "opponent_budget": _budget_json(seats.opponent_budget, seats.opponents),
         "win_share": round(sum(shares) / games, 3),
+        "wins": shares,
         "score_margin": round(sum(margins) / games, 2),
-        "decisions": len(times),
-        "decision_p50_ms": round(_percentile(times, 0.5) * 1000, 1),
-        "decision_p95_ms": round(_percentile(times, 0.95) * 1000, 1),
-        "playouts_per_s": round(iterations / searched, 1) if searched else 0.0,
+        "decisions": len(tally.wall),
+        "decision_p50_ms": _ms(_percentile(tally.wall, 0.5)),
+        "decision_p95_ms": _ms(_percentile(tally.wall, 0.95)),
+        "decision_max_ms": _ms(max(tally.wall, default=0.0)),
+        "decision_cpu_p50_ms": _ms(_percentile(tally.cpu, 0.5)),
+        "decision_cpu_p95_ms": _ms(_percentile(tally.cpu, 0.95)),
+        "playouts_per_s": _rate(tally.iterations, tally.searched_wall),
+        "playouts_per_cpu_s": _rate(tally.iterations, tally.searched_cpu),
     }
 
 
-def _budget_json(budget: Budget | None, level: Level) -> dict[str, Any]:
-    if budget is None:
-        from rules.ai.player import SECONDS
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 1)
 
+
+def _rate(count: int, seconds: float) -> float:
+    return round(count / seconds, 1) if seconds else 0.0
+
+
+def _budget_json(budget: Budget | None, level: Level) -> dict[str, Any] | None:
+    if level is Level.EASY:
+        return None
+    if budget is None:
         return {"seconds": SECONDS.get(level)}
-    return {"iterations": budget.iterations, "seconds": budget.seconds}
+    return {"iterations": budget.iterations, "seconds": budget.seconds, "cpu": budget.cpu}

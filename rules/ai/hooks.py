@@ -10,6 +10,10 @@ make it stronger or faster with a `Heuristic`, registered in `rules.ai.heuristic
 - `cutoff`: player actions a playout takes before `evaluate` judges it; 0 plays to the end.
 - `expand`: the first action a new node of the tree tries (default: `playout`); a slower, better
   judge fits here (the bot that tries every action), since it runs once an iteration.
+- `order`: the legal actions best first, for the root and any node searched `ORDER_VISITS`
+  times: such a node then grows its children in that order (worked out once for the node), so
+  the actions a careful judge likes best are the ones the search compares. It may be slow (it
+  runs once a node, for few nodes).
 
 Both functions see a searched copy of the game (a determinisation: see `State.determinise`),
 never the real one, so they may read the game's internals without peeking.
@@ -36,6 +40,8 @@ class Heuristic:
     evaluate: Callable[[State], Sequence[float]] | None = None
     cutoff: int = 0
     expand: Callable[[State, random.Random], Action] | None = None
+    order: Callable[[State], Sequence[Action]] | None = None
+    order_visits: int = 8
 
 
 def standing(scores: Sequence[float]) -> list[float]:

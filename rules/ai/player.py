@@ -29,6 +29,17 @@ SECONDS = {Level.NORMAL: 1.0, Level.STRONG: 3.0}
 """The time a decision takes at each searching level, by default."""
 
 
+def scaled(budget: Budget, level: Level) -> Budget:
+    """A normal-level budget made the level's: the strong level searches as many times longer
+    (or more iterations) as its time is longer than the normal level's."""
+    factor = SECONDS.get(level, SECONDS[Level.NORMAL]) / SECONDS[Level.NORMAL]
+    return Budget(
+        None if budget.iterations is None else round(budget.iterations * factor),
+        None if budget.seconds is None else round(budget.seconds * factor, 6),
+        budget.cpu,
+    )
+
+
 @dataclass(frozen=True)
 class Decision:
     """The computer's action, with one line of why (for a hint) and the search's figures."""

@@ -10,7 +10,9 @@ Cowling, Powley and Whitehouse 2012). Each iteration:
    visited); chance picks an outcome by its probability, as chance;
 3. expand: a node grows a new child while it has fewer than about `widen * sqrt(visits)`
    (progressive widening: a move with 200 tile placements is not tried 200 times first); the
-   new action is the playout policy's pick when that is new, else a random untried one;
+   new action is the next untried one in the game's `order` at the root and at a node searched
+   `order_visits` times (see `rules.ai.hooks`), else the expansion policy's pick when that is
+   new, else a random untried one;
 4. play out: with the game's playout policy, to the end or for `cutoff` player actions, then
    judged by the game's evaluation (see `rules.ai.hooks`);
 5. back up: each node adds the reward of the seat that chose it.
@@ -34,10 +36,14 @@ from rules.core import CHANCE, Action, State
 
 @dataclass(frozen=True)
 class Budget:
-    """How long to search: iterations, seconds, or both (whichever ends first)."""
+    """How long to search: iterations, seconds, or both (whichever ends first). `cpu` counts the
+    seconds on the searching thread's CPU clock instead of the wall clock: on a machine shared
+    with other work, the same search whatever the load (for benchmarks; a player at the table
+    waits by the wall clock)."""
 
     iterations: int | None = None
     seconds: float | None = None
+    cpu: bool = False
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -91,6 +97,7 @@ class _Node:
     available: int = 0
     total: float = 0.0  # rewards of `actor` summed over the visits
     children: dict[Action, _Node] = field(default_factory=dict)
+    order: Sequence[Action] | None = None  # the heuristic's order, once worked out
 
 
 def _sample(outcomes: Sequence[tuple[Action, float]], rng: random.Random) -> Action:
@@ -128,9 +135,10 @@ def search(
     )
     cutoff = heuristic.cutoff if settings.cutoff is None else settings.cutoff
     rng = random.Random(seed)
-    start = time.perf_counter()
+    clock = time.thread_time if budget.cpu else time.perf_counter
+    start = clock()
     if len(legal) == 1:
-        return Result(legal[0], (Option(legal[0], 0, 0.0),), 0, 0, time.perf_counter() - start)
+        return Result(legal[0], (Option(legal[0], 0, 0.0),), 0, 0, clock() - start)
     root = _Node(actor=seat)
     iterations = steps = 0
     deadline = None if budget.seconds is None else start + budget.seconds
@@ -138,11 +146,11 @@ def search(
         if budget.iterations is not None and iterations >= budget.iterations:
             break
         if deadline is not None and iterations:
-            now = time.perf_counter()  # stop where one more iteration, on average, would end late
+            now = clock()  # stop where one more iteration, on average, would end late
             if now + (now - start) / iterations >= deadline:
                 break
         world = state.determinise(seat, rng)
-        path = _descend(root, world, rng, expand, settings)
+        path = _descend(root, world, rng, expand, heuristic, settings)
         steps += _play_out(world, rng, policy, cutoff)
         rewards = standing(world.scores()) if world.is_over else evaluate(world)
         for node in path:
@@ -159,7 +167,7 @@ def search(
         key=lambda o: (-o.visits, -o.value),
     )
     chosen = options[0].action if options else legal[0]
-    return Result(chosen, tuple(options), iterations, steps, time.perf_counter() - start)
+    return Result(chosen, tuple(options), iterations, steps, clock() - start)
 
 
 def _descend(
@@ -167,10 +175,12 @@ def _descend(
     world: State,
     rng: random.Random,
     expand: Callable[[State, random.Random], Action],
+    heuristic: Heuristic,
     settings: Settings,
 ) -> list[_Node]:
     """Select and expand in `world`, advancing it; the nodes passed, root first. `expand`
-    proposes a new node's action."""
+    proposes a new node's action (where the heuristic's `order` does not)."""
+    order = heuristic.order
     node = root
     path = [root]
     while True:
@@ -194,7 +204,16 @@ def _descend(
             child.available += 1
         allowed = max(1, int(settings.widen * math.sqrt(node.visits + 1)))
         if len(known) < len(legal) and (len(known) < allowed or not known):
-            action = _new_action(world, legal, node, rng, expand)
+            action = None
+            if order is not None and (node is root or node.visits >= heuristic.order_visits):
+                if node.order is None:
+                    node.order = order(world)
+                allowed_here = set(legal)  # in this determinisation
+                action = next(
+                    (a for a in node.order if a in allowed_here and a not in node.children), None
+                )
+            if action is None:
+                action = _new_action(world, legal, node, rng, expand)
             child = node.children[action] = _Node(player, action, available=1)
             world.advance(action)
             path.append(child)

@@ -185,3 +185,58 @@ def test_no_decision_for_chance_or_a_finished_game() -> None:
         state.apply(state.legal_actions()[0])
     with pytest.raises(ValueError, match="chance"):
         decide(state, budget=QUICK)
+
+
+def test_the_root_grows_in_the_heuristics_order() -> None:
+    from rules.ai import Heuristic, search
+
+    state = _advance(rules.new_game("offtherails", {"players": 2}, 3), random.Random(1), 2)
+    wanted = list(reversed(state.legal_actions()))
+    heuristic = Heuristic(order=lambda s: list(reversed(s.legal_actions())))
+    result = search(state, Budget(iterations=3), 1, heuristic)
+    assert {o.action for o in result.options} == set(wanted[:3])
+
+
+def test_the_mine_wagon_ranking_puts_the_bots_judgement_first() -> None:
+    from rules.minewagons.bot import bot_action
+    from rules.minewagons.heuristic import ranked
+    from rules.minewagons.position import Phase
+
+    state = rules.new_game("minewagons", {"players": 2}, 5)
+    rng = random.Random(5)
+    assert ranked(state) == []  # the setup: nothing to rank, the search expands with its racer
+    races = 0
+    while not state.is_over and races < 12:
+        if state.current_player == CHANCE:
+            state.apply(chance_step(state, rng))
+            continue
+        if state.pos.phase is Phase.PLAY:  # type: ignore[attr-defined]
+            races += 1
+            order = ranked(state)
+            assert sorted(map(repr, order)) == sorted(map(repr, state.legal_actions()))
+            assert decide(state, seed=races, budget=QUICK).action in state.legal_actions()
+        state.apply(bot_action(state, rng))
+    assert races == 12
+
+
+def test_the_derailed_ranking_puts_the_bots_best_play_first() -> None:
+    from rules.derailed import actions as act
+    from rules.derailed.bot import _value
+    from rules.derailed.heuristic import ranked
+
+    state = rules.new_game("derailed", {"players": 4}, 3)
+    rng = random.Random(1)
+    ranked_plays = 0
+    for _ in range(30):
+        state = _advance(state, rng, 1)
+        order = ranked(state)
+        assert sorted(map(repr, order)) == sorted(map(repr, state.legal_actions()))
+        plays = [a for a in order if isinstance(a, act.Play)]
+        if plays:
+            ranked_plays += 1
+            seat = state.current_player
+            assert isinstance(seat, int)
+            d, table = state.d, state.rules  # type: ignore[attr-defined]
+            values = [_value(table, d, seat, a) for a in plays]
+            assert values == sorted(values, reverse=True) and order[: len(plays)] == plays
+    assert ranked_plays > 10

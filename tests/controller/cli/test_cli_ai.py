@@ -18,6 +18,19 @@ def test_bench_ai_prints_the_figures_as_json(capsys: pytest.CaptureFixture[str])
     assert figures["playouts_per_s"] > 0
 
 
+def test_bench_ai_on_the_cpu_clock_with_the_strong_level_searching_longer(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["bench", "ai", "--game", "trickoftherails", "--players", "3", "--games", "1"]
+    argv += ["--level", "strong", "--opponents", "normal", "--cpu-seconds", "0.01", "--json"]
+    assert main(argv) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["budget"] == {"iterations": None, "seconds": 0.03, "cpu": True}
+    assert figures["opponent_budget"] == {"iterations": None, "seconds": 0.01, "cpu": True}
+    assert 0 < figures["decision_cpu_p50_ms"] <= figures["decision_cpu_p95_ms"]
+    assert figures["playouts_per_cpu_s"] > 0
+
+
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
