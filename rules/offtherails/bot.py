@@ -14,7 +14,7 @@ from rules.offtherails.components import Direction, exits_mask, mask_directions
 from rules.offtherails.state import CartStatus, OffTheRails, Phase
 
 
-def _track_ends(state: OffTheRails) -> list[tuple[int, Direction]]:
+def track_ends(state: OffTheRails) -> list[tuple[int, Direction]]:
     """For each own cart on the board, the first empty square on its way and the side entered."""
     board = state.board
     ends = []
@@ -52,7 +52,7 @@ def bot_action(state: OffTheRails, rng: random.Random) -> Action:
     groups = state.action_groups()
     if groups.carts and rng.random() < 0.6:
         return rng.choice(groups.carts)
-    ends = _track_ends(state)
+    ends = track_ends(state)
     if ends and rng.random() < 0.85:
         sq, entry = rng.choice(ends)
         fitting = fitting_tiles(state.placings_at(sq), entry)
