@@ -163,23 +163,39 @@ def _placements(board: Board) -> tuple[tuple[tuple[actions.PlaceTile, ...], ...]
     return tuple(out)
 
 
-@dataclass(frozen=True)
 class ActionGroups:
     """The action phase's legal actions by kind, each in `legal_actions`' order (EndActions is
-    always legal besides): for a bot or a search that weighs kinds, without sorting them out."""
+    always legal besides): for a bot or a search that weighs kinds, without sorting them out.
+    Each kind is worked out when first asked for (a bot placing a minecart never needs the 400-odd
+    tile placements), so read them before the game moves on."""
 
-    placings: list[Action]
-    upgrades: list[Action]
-    speeds: list[Action]
-    carts: list[Action]
+    def __init__(self, tabletop: Tabletop) -> None:
+        self._tabletop = tabletop
+
+    @functools.cached_property
+    def _tiles(self) -> tuple[list[Action], list[Action]]:
+        return _tile_actions(self._tabletop)
+
+    @property
+    def placings(self) -> list[Action]:
+        return self._tiles[0]
+
+    @property
+    def upgrades(self) -> list[Action]:
+        return self._tiles[1]
+
+    @functools.cached_property
+    def speeds(self) -> list[Action]:
+        return _set_speed_actions(self._tabletop)
+
+    @functools.cached_property
+    def carts(self) -> list[Action]:
+        return _place_cart_actions(self._tabletop)
 
 
 def action_groups(tabletop: Tabletop) -> ActionGroups:
     """The action phase's legal actions by kind (call it in the action phase only)."""
-    placings, upgrades = _tile_actions(tabletop)
-    return ActionGroups(
-        placings, upgrades, _set_speed_actions(tabletop), _place_cart_actions(tabletop)
-    )
+    return ActionGroups(tabletop)
 
 
 def placings_at(tabletop: Tabletop, square: int) -> tuple[actions.PlaceTile, ...]:
