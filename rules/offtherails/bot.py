@@ -14,7 +14,7 @@ from rules.offtherails.components import Direction, exits_mask, mask_directions
 from rules.offtherails.state import CartStatus, OffTheRails, Phase
 
 
-def _track_ends(state: OffTheRails) -> list[tuple[int, Direction]]:
+def track_ends(state: OffTheRails) -> list[tuple[int, Direction]]:
     """For each own cart on the board, the first empty square on its way and the side entered."""
     board = state.board
     ends = []
@@ -43,32 +43,32 @@ def _track_ends(state: OffTheRails) -> list[tuple[int, Direction]]:
 
 
 def bot_action(state: OffTheRails, rng: random.Random) -> Action:
-    """A plausible legal action for the player to act (never a chance outcome)."""
-    legal = state.legal_actions()
+    """A plausible legal action for the player to act (never a chance outcome).
+
+    In the action phase it asks for the legal actions by kind (`OffTheRails.action_groups`), not
+    for all of them to sort out: the same choices, drawn the same way, several times faster."""
     if state.phase is not Phase.ACTIONS:
-        return rng.choice(legal)
-    by_type: dict[str, list[Action]] = {}
-    for action in legal:
-        by_type.setdefault(action.TYPE, []).append(action)
-    if act.PlaceCart.TYPE in by_type and rng.random() < 0.6:
-        return rng.choice(by_type[act.PlaceCart.TYPE])
-    ends = _track_ends(state)
+        return rng.choice(state.legal_actions())
+    groups = state.action_groups()
+    if groups.carts and rng.random() < 0.6:
+        return rng.choice(groups.carts)
+    ends = track_ends(state)
     if ends and rng.random() < 0.85:
         sq, entry = rng.choice(ends)
-        name = state.board.names[sq]
-        fitting = [
-            action
-            for action in by_type.get(act.PlaceTile.TYPE, [])
-            if isinstance(action, act.PlaceTile)
-            and action.square == name
-            and exits_mask(action.exits) & entry.bit
-        ]
+        fitting = fitting_tiles(state.placings_at(sq), entry)
         if fitting:
             return rng.choice(fitting)
-    if act.SetSpeed.TYPE in by_type and rng.random() < 0.2:
-        return rng.choice(by_type[act.SetSpeed.TYPE])
-    if act.Upgrade.TYPE in by_type and rng.random() < 0.1:
-        return rng.choice(by_type[act.Upgrade.TYPE])
+    if groups.speeds and rng.random() < 0.2:
+        return rng.choice(groups.speeds)
+    if groups.upgrades and rng.random() < 0.1:
+        return rng.choice(groups.upgrades)
     if rng.random() < 0.3:
         return act.EndActions()
-    return rng.choice(by_type.get(act.PlaceTile.TYPE, legal))
+    if groups.placings:
+        return rng.choice(groups.placings)
+    return rng.choice(state.legal_actions())
+
+
+def fitting_tiles(placings: tuple[act.PlaceTile, ...], entry: Direction) -> list[Action]:
+    """The tile placements (on one square) with an exit on its side `entry`."""
+    return [action for action in placings if exits_mask(action.exits) & entry.bit]

@@ -76,10 +76,12 @@ def legal_actions(tabletop: Tabletop) -> list[Action]:
         case Phase.CHOOSE_SIDE:
             return list(_choose_side_actions(tabletop))
         case Phase.ACTIONS:
+            groups = action_groups(tabletop)
             return [
-                *_tile_actions(tabletop),
-                *_set_speed_actions(tabletop),
-                *_place_cart_actions(tabletop),
+                *groups.placings,
+                *groups.upgrades,
+                *groups.speeds,
+                *groups.carts,
                 actions.EndActions(),
             ]
         case Phase.MOVE:
@@ -161,8 +163,58 @@ def _placements(board: Board) -> tuple[tuple[tuple[actions.PlaceTile, ...], ...]
     return tuple(out)
 
 
-def _tile_actions(tabletop: Tabletop) -> list[Action]:
-    """The PlaceTile actions, then the Upgrade ones: one pass over the squares for both."""
+class ActionGroups:
+    """The action phase's legal actions by kind, each in `legal_actions`' order (EndActions is
+    always legal besides): for a bot or a search that weighs kinds, without sorting them out.
+    Each kind is worked out when first asked for (a bot placing a minecart never needs the 400-odd
+    tile placements), so read them before the game moves on."""
+
+    def __init__(self, tabletop: Tabletop) -> None:
+        self._tabletop = tabletop
+
+    @functools.cached_property
+    def _tiles(self) -> tuple[list[Action], list[Action]]:
+        return _tile_actions(self._tabletop)
+
+    @property
+    def placings(self) -> list[Action]:
+        return self._tiles[0]
+
+    @property
+    def upgrades(self) -> list[Action]:
+        return self._tiles[1]
+
+    @functools.cached_property
+    def speeds(self) -> list[Action]:
+        return _set_speed_actions(self._tabletop)
+
+    @functools.cached_property
+    def carts(self) -> list[Action]:
+        return _place_cart_actions(self._tabletop)
+
+
+def action_groups(tabletop: Tabletop) -> ActionGroups:
+    """The action phase's legal actions by kind (call it in the action phase only)."""
+    return ActionGroups(tabletop)
+
+
+def placings_at(tabletop: Tabletop, square: int) -> tuple[actions.PlaceTile, ...]:
+    """The legal PlaceTile actions on `square`, in `legal_actions`' order."""
+    supply = tabletop.tile_supply
+    straight_left = supply[TileKind.STRAIGHT_T] > 0
+    corner_left = supply[TileKind.CORNER_T] > 0
+    if tabletop.phase is not Phase.ACTIONS or not (straight_left or corner_left):
+        return ()
+    if tabletop.tiles[square] is not None or tabletop.chasm[square] is not None:
+        return ()
+    straights, corners = _placements(tabletop.board)[square]  # both () off the placeable squares
+    if straight_left and corner_left:
+        return straights + corners
+    return straights if straight_left else corners
+
+
+def _tile_actions(tabletop: Tabletop) -> tuple[list[Action], list[Action]]:
+    """The PlaceTile actions and the Upgrade ones: one pass over the squares for both."""
     supply = tabletop.tile_supply
     straight_left = supply[TileKind.STRAIGHT_T] > 0
     corner_left = supply[TileKind.CORNER_T] > 0
@@ -183,7 +235,7 @@ def _tile_actions(tabletop: Tabletop) -> list[Action]:
             mask = tile.mask
             if cross_left or mask not in T_MASKS:
                 upgraded += upgrades.get(mask, ())
-    return placed + upgraded
+    return placed, upgraded
 
 
 _TileRow = tuple[

@@ -158,6 +158,15 @@ class OffTheRails(State):
             return [outcome for outcome, p in self.chance_outcomes() if p > 0]
         return legality.legal_actions(self._tabletop)
 
+    def action_groups(self) -> legality.ActionGroups:
+        """In the action phase, the legal actions by kind (see `legality.ActionGroups`)."""
+        assert self._tabletop.phase is Phase.ACTIONS
+        return legality.action_groups(self._tabletop)
+
+    def placings_at(self, square: int) -> tuple[actions.PlaceTile, ...]:
+        """The legal tile placements on `square` (see `legality.placings_at`)."""
+        return legality.placings_at(self._tabletop, square)
+
     def normalise(self, action: Action) -> Action:
         return legality.normalise(action)
 

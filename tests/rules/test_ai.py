@@ -53,9 +53,10 @@ def test_the_same_seed_gives_the_same_decision(game: str, players: int) -> None:
     assert first.action == again.action
     assert first.result is not None and again.result is not None
     assert first.result.options == again.result.options
-    assert state.to_json() == _advance(
-        rules.new_game(game, {"players": players}, 4), random.Random(4), 3
-    ).to_json()  # the search left the real state as it was
+    assert (
+        state.to_json()
+        == _advance(rules.new_game(game, {"players": players}, 4), random.Random(4), 3).to_json()
+    )  # the search left the real state as it was
 
 
 def _other_world(state: State, seat: int, rng: random.Random) -> State:
@@ -240,3 +241,69 @@ def test_the_derailed_ranking_puts_the_bots_best_play_first() -> None:
             values = [_value(table, d, seat, a) for a in plays]
             assert values == sorted(values, reverse=True) and order[: len(plays)] == plays
     assert ranked_plays > 10
+
+
+def _offtherails_action_phases(seed: int, wanted: int) -> list[State]:
+    """Copies of an Off the Rails game (4 players, the simple bots) at `wanted` action phases."""
+    from rules.offtherails.bot import bot_action
+    from rules.offtherails.state import OffTheRails, Phase
+
+    state = rules.new_game("offtherails", {"players": 4}, seed)
+    assert isinstance(state, OffTheRails)
+    rng = random.Random(seed)
+    seen: list[State] = []
+    while not state.is_over and len(seen) < wanted:
+        if state.current_player == CHANCE:
+            state.apply(chance_step(state, rng))
+            continue
+        if state.phase is Phase.ACTIONS:
+            seen.append(state.fork())
+        state.apply(bot_action(state, rng))
+    return seen
+
+
+def test_the_off_the_rails_action_groups_are_the_legal_actions() -> None:
+    from rules.offtherails import actions as act
+    from rules.offtherails.state import OffTheRails
+
+    for state in _offtherails_action_phases(2, 60):
+        assert isinstance(state, OffTheRails)
+        groups = state.action_groups()
+        kinds = [groups.placings, groups.upgrades, groups.speeds, groups.carts]
+        assert [a for group in kinds for a in group] + [act.EndActions()] == state.legal_actions()
+        for square, name in enumerate(state.board.names):
+            on_it = [
+                a for a in groups.placings if isinstance(a, act.PlaceTile) and a.square == name
+            ]
+            assert list(state.placings_at(square)) == on_it
+
+
+def test_the_off_the_rails_ranking_puts_track_ahead_of_the_carts_first() -> None:
+    from rules.offtherails import actions as act
+    from rules.offtherails.bot import fitting_tiles, track_ends
+    from rules.offtherails.heuristic import ranked
+    from rules.offtherails.state import OffTheRails
+
+    assert ranked(rules.new_game("offtherails", {"players": 4}, 2)) == []  # choosing sides
+    laying = 0
+    for state in _offtherails_action_phases(2, 60):
+        assert isinstance(state, OffTheRails)
+        order = ranked(state)
+        assert order == ranked(state.fork())  # judged from the state alone: the same each time
+        legal = state.legal_actions()
+        assert len(set(order)) == len(order) and set(order) <= set(legal)
+        groups = state.action_groups()
+        ahead = {
+            a
+            for square, entry in track_ends(state)
+            for a in fitting_tiles(state.placings_at(square), entry)
+        }
+        rest = [*groups.carts, *groups.speeds, act.EndActions(), *groups.upgrades]
+        assert set(order[: len(ahead)]) == ahead and order[len(ahead) :] == rest
+        if ahead:
+            laying += 1
+            assert isinstance(order[0], act.PlaceTile)
+            assert all(isinstance(a, act.PlaceTile) for a in order[: len(ahead)])
+        other = [a for a in groups.placings if a not in ahead]
+        assert not set(other) & set(order)  # placements elsewhere: left to the bot's picks
+    assert laying > 10
