@@ -182,7 +182,11 @@ def test_a_hint_is_the_asking_seats_alone_and_the_host_switches_it_off(tmp_path:
     computers = ComputerPlayers(owner, iterations=ITERATIONS)
     try:
         hint = _answer(owner, computers.hint(Asker.at(0)))
-        assert hint.seat == 0 and hint.move.startswith("lay a track tile on ") and hint.why
+        assert game.state is not None
+        legal = [a.to_json() for a in game.state.legal_actions()]
+        assert hint.seat == 0 and hint.action in legal and hint.why  # seat 0's own legal move
+        assert hint.move.startswith(("lay a track tile on ", "place the "))  # in words: which
+        # one is the search's (a tile laid, or a minecart placed)
         with pytest.raises(Refused, match="your turn"):
             _answer(owner, computers.hint(Asker.at(1)))
         with pytest.raises(Refused, match="a seat's own phone"):
