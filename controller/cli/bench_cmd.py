@@ -6,10 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
-from controller.cli._types import Subparsers, positive, positive_number
+from controller.cli._types import Subparsers, positive, positive_number, whole_between
 
 
 def register(commands: Subparsers, benches: Subparsers) -> None:
@@ -46,17 +45,28 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         "load",
         help="the service under phones, requests and hostile clients, run from another process",
     )
-    load.add_argument("--seconds", type=_bounded(1, 600), default=60, help="how long the load")
-    load.add_argument("--phones", type=_bounded(0, 1000), default=200, help="live streams")
-    load.add_argument("--rate", type=_bounded(1, 1000), default=50, help="status requests a second")
+    load.add_argument("--seconds", type=whole_between(1, 600), default=60, help="how long the load")
+    load.add_argument("--phones", type=whole_between(0, 1000), default=200, help="live streams")
     load.add_argument(
-        "--hostile", type=_bounded(0, 200), default=20, help="backlog, slow-header, PIN clients"
+        "--rate", type=whole_between(1, 1000), default=50, help="status requests a second"
     )
     load.add_argument(
-        "--after", type=_bounded(0, 600), default=60, help="seconds before memory is read again"
+        "--hostile",
+        type=whole_between(0, 200),
+        default=20,
+        help="backlog, slow-header, PIN clients",
     )
     load.add_argument(
-        "--warm-up", type=_bounded(0, 120), default=10, help="seconds of bots before the clients"
+        "--after",
+        type=whole_between(0, 600),
+        default=60,
+        help="seconds before memory is read again",
+    )
+    load.add_argument(
+        "--warm-up",
+        type=whole_between(0, 120),
+        default=10,
+        help="seconds of bots before the clients",
     )
     load.add_argument("--camera", choices=["simulated", "none"], default="simulated")
     load.add_argument("--json", action="store_true", help="print one JSON object")
@@ -74,19 +84,6 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     table.add_argument("--seed", type=positive, default=1, help="the first game's seed")
     table.add_argument("--json", action="store_true", help="print one JSON object")
     table.set_defaults(handler=_table)
-
-
-def _bounded(low: int, high: int) -> Callable[[str], int]:
-    def whole(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{value} is not from {low} to {high}")
-        return value
-
-    return whole
 
 
 def _count(text: str) -> int:
