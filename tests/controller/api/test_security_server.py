@@ -3,26 +3,23 @@ proxies, idle connections closed, oversized bodies refused, the event loop never
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 
 from controller.api import http
-from controller.api.app import create_app
 from controller.game.access import SeatTokens
 from controller.game.live import LiveGame
 from controller.game.owner import GameOwner
 from controller.game.store import EventLog, LogReader
+from tests.controller.serving import free_port, serving
 
 PIN = "4321"
 
@@ -41,32 +38,11 @@ class Control:
         return None
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextlib.contextmanager
 def _served(tmp_path: Path, trusted_proxies: tuple[str, ...] = ()) -> Iterator[str]:
     """The API over a bare table on a loopback port, configured as `railtable serve` does."""
-    control = Control(tmp_path / "log.sqlite3")
-    port = _free_port()
-    config = http.server_config(
-        create_app(control), "127.0.0.1", port, trusted_proxies, loop="asyncio"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 10
-        while not server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        control.owner.stop()
+    with serving(Control(tmp_path / "log.sqlite3"), trusted_proxies) as url:
+        yield url
 
 
 def _guess(url: str, forwarded_for: str) -> int:
@@ -95,7 +71,7 @@ def test_a_trusted_proxys_forwarded_address_is_what_the_limiter_counts(tmp_path:
 def test_trusted_proxies_come_from_the_configuration_file(tmp_path: Path) -> None:
     config = tmp_path / "railtable.toml"
     config.write_text('[web]\ntrusted_proxies = ["127.0.0.1"]\n')
-    port = _free_port()
+    port = free_port()
     main = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
     process = subprocess.Popen(
         [sys.executable, "-c", main, "serve", "--config", str(config), "--data", str(tmp_path),
