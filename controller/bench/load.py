@@ -24,6 +24,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -38,6 +39,7 @@ PIN = "97531"
 HOLD_S = 2.0  # a slow-headers client sends a line this often
 STARTUP_S = 60.0
 IO_TIMEOUT_S = 10.0
+_FELT = re.compile(rb'"felt": \[([^\]]*)\]')
 
 _SERVICE = """
 import sys
@@ -67,11 +69,11 @@ def serve_probed(data: str, port: int, stamps: str, camera: str) -> None:
     VirtualBoard.lift = stamped(VirtualBoard.lift)  # type: ignore[method-assign]
     observe, init = LiveGame.observe, LiveGame.__init__
 
-    def observing(game: LiveGame, observation: Any) -> Any:
+    def observing(game: LiveGame, observation: Any, early: bool = False) -> Any:
         probe["judging"] = probe["changed"]
         probe["judged_at"] = time.monotonic()
         try:
-            return observe(game, observation)
+            return observe(game, observation, early)
         finally:
             probe["judging"] = None
 
@@ -86,6 +88,16 @@ def serve_probed(data: str, port: int, stamps: str, camera: str) -> None:
 
         game.listeners.append(written)
 
+    feel = LiveGame.feel
+
+    def felt(game: LiveGame, locations: Any) -> None:
+        before = game.felt
+        feel(game, locations)
+        at = probe["changed"]
+        if game.felt and game.felt != before and at is not None:
+            out.write(f"felt {','.join(game.felt)} {at:.6f} {time.monotonic():.6f}\n")
+
+    LiveGame.feel = felt  # type: ignore[method-assign,assignment]
     LiveGame.observe = observing  # type: ignore[method-assign,assignment]
     LiveGame.__init__ = listened  # type: ignore[method-assign,assignment]
     settings = ServiceSettings(data_dir=Path(data), pin=PIN, players=4, seed=1, camera=camera)
@@ -119,7 +131,8 @@ async def _serve(settings: Any, port: int) -> None:
 class Seen:
     status_ms: list[float] = field(default_factory=list)
     status_failed: int = 0
-    arrivals: list[tuple[int, float]] = field(default_factory=list)  # (row id, monotonic s)
+    arrivals: list[tuple[int, int, float]] = field(default_factory=list)  # (phone, row, s)
+    felt: list[tuple[int, str, float]] = field(default_factory=list)  # (phone, squares, s)
     phones_connected: int = 0
     phone_refusals: int = 0
     guesses: int = 0
@@ -144,10 +157,12 @@ class LoadReport:
     status_p50_ms: float
     status_p99_ms: float
     status_max_ms: float
-    changes_timed: int
-    change_to_phone_p50_ms: float
+    changes_timed: int  # (phone, magnet change) pairs
+    change_to_phone_p50_ms: float  # to the first word of it: a square felt, or the verdict
     change_to_phone_p99_ms: float
     change_to_phone_max_ms: float
+    change_to_verdict_p50_ms: float  # to the verdict's row (the camera's settling included)
+    change_to_verdict_p99_ms: float
     judge_to_phone_p50_ms: float  # the part after the table settled: referee, log, phones
     judge_to_phone_p99_ms: float
     phones_connected: int
@@ -206,6 +221,7 @@ async def _status_line(reader: asyncio.StreamReader) -> int:
 async def _phone(port: int, n: int, seen: Seen, stop: asyncio.Event) -> None:
     """A spectator's phone following the live stream; it reconnects as a browser would."""
     connected = False
+    last_felt = b""
     while not stop.is_set():
         try:
             reader, writer = await _connect(port, _address(1, n))
@@ -228,7 +244,14 @@ async def _phone(port: int, n: int, seen: Seen, stop: asyncio.Event) -> None:
                 if not line:
                     break
                 if line.startswith(b"id: "):
-                    seen.arrivals.append((int(line[4:]), time.monotonic()))
+                    seen.arrivals.append((n, int(line[4:]), time.monotonic()))
+                elif line.startswith(b"data: {") and b'"version"' in line[:20]:
+                    found = _FELT.search(line)
+                    squares = found.group(1).replace(b'"', b"").replace(b" ", b"") if found else b""
+                    if squares != last_felt:
+                        last_felt = squares
+                        if squares:
+                            seen.felt.append((n, squares.decode(), time.monotonic()))
         except (OSError, TimeoutError, ValueError):
             pass
         finally:
@@ -352,15 +375,44 @@ async def _clients(
     return seen, peak
 
 
-def _changes(stamps: Path, arrivals: list[tuple[int, float]]) -> tuple[list[float], list[float]]:
-    """Each timed row's arrival at each phone, in ms after its magnet changed, and in ms after
-    the owner began judging the settled table that made it (the camera's settling excluded)."""
-    changed: dict[int, tuple[float, float]] = {}
+@dataclass(frozen=True)
+class _Timings:
+    """In ms, each (phone, magnet change) once: `first` the first word of it on the phone (a
+    square marked as felt, or the verdict), `verdict` the log row the referee wrote for it,
+    `judged` that row after the owner began judging (the camera's settling excluded)."""
+
+    first: list[float]
+    verdict: list[float]
+    judged: list[float]
+
+
+def _changes(stamps: Path, seen: Seen) -> _Timings:
+    """Each magnet change's arrival at each phone, from the probe's stamps: `row <id> <magnet
+    s> <judged s>` for a row a settled table wrote, `felt <squares> <magnet s> <s>` for squares
+    first shown as felt."""
+    rows: dict[int, tuple[float, float]] = {}
+    felt: dict[str, list[float]] = {}
     for line in stamps.read_text().splitlines():
-        _, row, at, judged = line.split()
-        changed[int(row)] = (float(at), float(judged))
-    timed = [(t, changed[row]) for row, t in arrivals if row in changed]
-    return [(t - at) * 1000 for t, (at, _) in timed], [(t - j) * 1000 for t, (_, j) in timed]
+        kind, what, magnet, when = line.split()
+        if kind == "row":
+            rows[int(what)] = (float(magnet), float(when))
+        else:
+            felt.setdefault(what, []).append(float(magnet))
+    first: dict[tuple[int, float], float] = {}
+    verdict: list[float] = []
+    judged: list[float] = []
+    for phone, row, t in seen.arrivals:
+        if row in rows:
+            at, began = rows[row]
+            verdict.append((t - at) * 1000)
+            judged.append((t - began) * 1000)
+            first[phone, at] = min(first.get((phone, at), t), t)
+    for phone, squares, t in seen.felt:
+        ats = [at for at in felt.get(squares, ()) if at <= t]
+        if ats:
+            at = max(ats)  # the latest change felt there before it arrived
+            first[phone, at] = min(first.get((phone, at), t), t)
+    return _Timings([(t - at) * 1000 for (_, at), t in first.items()], verdict, judged)
 
 
 def _most_in_a_minute(times: list[float]) -> int:
@@ -425,7 +477,7 @@ def run(
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        changes, judged = _changes(stamps, seen.arrivals)
+        timings = _changes(stamps, seen)
     return LoadReport(
         seconds=seconds,
         phones=phones,
@@ -439,12 +491,14 @@ def run(
         status_p50_ms=_quantile(seen.status_ms, 0.5),
         status_p99_ms=_quantile(seen.status_ms, 0.99),
         status_max_ms=round(max(seen.status_ms, default=0.0), 1),
-        changes_timed=len(changes),
-        change_to_phone_p50_ms=_quantile(changes, 0.5),
-        change_to_phone_p99_ms=_quantile(changes, 0.99),
-        change_to_phone_max_ms=round(max(changes, default=0.0), 1),
-        judge_to_phone_p50_ms=_quantile(judged, 0.5),
-        judge_to_phone_p99_ms=_quantile(judged, 0.99),
+        changes_timed=len(timings.first),
+        change_to_phone_p50_ms=_quantile(timings.first, 0.5),
+        change_to_phone_p99_ms=_quantile(timings.first, 0.99),
+        change_to_phone_max_ms=round(max(timings.first, default=0.0), 1),
+        change_to_verdict_p50_ms=_quantile(timings.verdict, 0.5),
+        change_to_verdict_p99_ms=_quantile(timings.verdict, 0.99),
+        judge_to_phone_p50_ms=_quantile(timings.judged, 0.5),
+        judge_to_phone_p99_ms=_quantile(timings.judged, 0.99),
         phones_connected=seen.phones_connected,
         phone_refusals=seen.phone_refusals,
         guesses=seen.guesses,

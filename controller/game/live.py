@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from controller.game import players as named
@@ -57,6 +57,7 @@ class LiveGame:
         self.table: dict[str, Pieces] = {}
         self.verdict: Verdict | None = None  # the last verdict, while it stands
         self.last_move: frozenset[str] = frozenset()  # locations the last players' move changed
+        self.felt: tuple[str, ...] = ()  # felt by the sensor board, not yet seen by the camera
         self.seen: Observation | None = None  # the last settled table judged: which inputs see
         self._last_seat: int | None = None  # the seat whose action came last (asked for a draw)
         self.changes = 0  # counts every change anyone may see: the owner publishes on a new count
@@ -317,6 +318,7 @@ class LiveGame:
         self.table = self.referee.table_of(state) if self.referee else {}
         self.verdict = None
         self.last_move = frozenset()
+        self.felt = ()
         self._written = None
         self._last_seat = None
         self.moves += 1
@@ -328,16 +330,23 @@ class LiveGame:
         return self.record, self.state
 
     # ---- the table
-    def observe(self, observation: Observation) -> Verdict | None:
-        """Judge a settled observation and act on the verdict; None when no game can judge it."""
+    def observe(self, observation: Observation, early: bool = False) -> Verdict | None:
+        """Judge a settled observation and act on the verdict; None when no game can judge it.
+
+        `early`: the sensor board has settled before the camera (its magnets arrive at once; the
+        camera waits for still frames): the verdict is acted on only when it applies one reading,
+        anything else is left unsaid until the camera has seen the table (None)."""
         record, state = self._open()
         if self.referee is None or state.is_over:
             return None
-        self.seen = observation
         verdict = self.referee.judge(
             state, observation, self.table, digital_draw, frozenset(self.computers)
         )
+        if early and verdict.kind is not VerdictKind.APPLIED:
+            return None
         verdict = self._computer_says(verdict)
+        self.seen = observation
+        self.felt = ()
         entries: list[tuple[int | None, EventKind, Any]] = []
         applied: list[tuple[int | None, Action]] = []
         if verdict.kind in (VerdictKind.APPLIED, VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
@@ -371,6 +380,14 @@ class LiveGame:
         self._ask_for_draws()
         self._check_end()
         return verdict
+
+    def feel(self, locations: Iterable[str]) -> None:
+        """Locations where the sensor board felt a piece come or go that the camera has not seen
+        yet (the move is judged once it has): phones show them at once."""
+        felt = tuple(sorted(locations))
+        if felt != self.felt:
+            self.felt = felt
+            self.changes += 1
 
     # ---- actions no sensor sees
     def act(self, asker: Asker, action: Mapping[str, Any]) -> list[Event]:

@@ -101,6 +101,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
             marked=list(verdict.locations) if verdict is not None else [],
             alert=verdict is not None and verdict.kind is VerdictKind.ALERT,
             last_move=sorted(game.last_move),
+            felt=list(game.felt),
         )
     public = state.view(None)
     by_audience: dict[Asker, JsonDict] = {}
@@ -201,6 +202,7 @@ def table_json(
     marked: list[str],
     alert: bool,
     last_move: list[str],
+    felt: list[str] | None = None,
 ) -> JsonDict:
     """The mat in millimetres and what lies on it for `state`, with squares to point out."""
     assert info.layout is not None
@@ -236,6 +238,7 @@ def table_json(
         "marked": marked,
         "alert": alert,
         "last_move": last_move,
+        "felt": felt or [],  # the sensor board felt a piece come here; the camera is looking
     }
 
 

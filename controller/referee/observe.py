@@ -107,9 +107,15 @@ def fuse(
     catalogue: Catalogue,
     camera: TableObservation | None,
     occupied: frozenset[tuple[int, int]] | None,
+    catching_up: bool = False,
 ) -> Observation:
     """One observation from the camera's settled table (rules' terms, occluded locations unknown)
-    and the sensor board's occupied (row, col) squares; either may be None (input missing)."""
+    and the sensor board's occupied (row, col) squares; either may be None (input missing).
+
+    `catching_up`: the camera's table is older than the board's (a hand still in view, frames
+    still settling). Where the two disagree the board's magnet is then what lies there, and the
+    rest of the location is covered for now (judged again once the camera has seen it); else a
+    disagreement is unknown."""
     if camera is not None and occupied is not None:
         mode = InputMode.CAMERA_AND_SENSORS
     elif camera is not None:
@@ -135,6 +141,9 @@ def fuse(
             continue
         pieces = tuple(sorted(seen_by_camera.get(loc.name, ())))
         if sensed is not None and sensed != any(p.piece in magnetic for p in pieces):
+            if catching_up:
+                views[loc.name] = LocationView(Seen.MAGNET, magnet=sensed, reason=COVERED)
+                continue
             what = "a magnet" if sensed else "no magnet"
             shown = ", ".join(str(p.piece) for p in pieces if p.piece in magnetic) or "none"
             views[loc.name] = LocationView(
@@ -147,6 +156,31 @@ def fuse(
             Seen.ON_TOP if loc.name in camera.on_top else Seen.EXACT, pieces
         )
     return Observation(mode, views)
+
+
+def magnet_changes(
+    layout: Layout,
+    catalogue: Catalogue,
+    camera: TableObservation | None,
+    occupied: frozenset[tuple[int, int]] | None,
+) -> tuple[frozenset[str], frozenset[str]]:
+    """(arrived, left): locations where the board feels a magnet the camera's table does not
+    show, and where it feels none under a magnetic piece the camera shows."""
+    if camera is None or occupied is None:
+        return frozenset(), frozenset()
+    magnetic = magnetic_pieces(catalogue)
+    seen_by_camera = camera.as_dict()
+    arrived, left = set[str](), set[str]()
+    for loc in layout.locations:
+        if loc.sensor is None or loc.name in camera.unknown:
+            continue
+        shown = any(p.piece in magnetic for p in seen_by_camera.get(loc.name, ()))
+        felt = loc.sensor in occupied
+        if felt and not shown:
+            arrived.add(loc.name)
+        elif shown and not felt:
+            left.add(loc.name)
+    return frozenset(arrived), frozenset(left)
 
 
 def disagreements(observation: Observation) -> Mapping[str, str]:

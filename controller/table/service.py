@@ -24,7 +24,7 @@ from controller.game.live import LiveGame
 from controller.game.owner import GameOwner
 from controller.game.store import EventLog, LogReader
 from controller.referee.judge import Verdict, VerdictKind
-from controller.referee.observe import Observation, fuse
+from controller.referee.observe import Observation, fuse, magnet_changes
 from controller.simulated.bots import Bots
 from controller.simulated.camera import SimulatedCamera
 from controller.simulated.table import PhysicalTable
@@ -39,7 +39,7 @@ from controller.vision_bridge import board_geometry, stickers
 from firmware_bridge.link import BoardLink
 from firmware_bridge.messages import Color, Square
 from rules.core import Visibility
-from rules.physical import Layout, TableObservation
+from rules.physical import Catalogue, Layout, TableObservation
 from vision.lens import load_lens
 from vision.pipeline import VisionPipeline
 from vision.sources import CameraSource, CameraThread, camera_address
@@ -156,6 +156,7 @@ class TableService:
         self._last: Observation | None = None
         self._stable = 0
         self._judged: Observation | None = None
+        self._early: Observation | None = None  # the last table judged before the camera saw it
         self._judged_changes = -1  # the game's change count when the table was last judged
         self._store_retry = 0.0  # a full disk: when to try writing the table's verdict again
         self._leds: dict[Square, Color] = {}
@@ -296,7 +297,7 @@ class TableService:
         self.link = self.virtual_board = self.camera = self.pipeline = self.eyes = None
         self.physical = self.bots = None
         self.camera_table = None
-        self._last = self._judged = None
+        self._last = self._judged = self._early = None
         self._leds = {}
 
     def _follow_game(self) -> None:
@@ -438,6 +439,22 @@ class TableService:
                 self._judged = None  # not kept: judged again (once a second) until it is written
                 self._store_retry = now + STORE_RETRY_S
             self._show(verdict)
+        elif (
+            self._stable >= self.settings.settle_ticks
+            and not self.camera_still
+            and observed != self._early
+            and self.game.store_problem is None
+        ):
+            # the board has settled before the camera: a move it alone makes certain is applied
+            # now (the camera confirms it when it has seen the table; anything else waits for it)
+            self._early = observed
+            early, felt = self.early_observation()
+            self.game.feel(felt)  # phones show where at once, while the camera looks
+            if early is not None:
+                verdict = self.game.observe(early, early=True)
+                if verdict is not None:
+                    self._judged_changes = self.game.changes
+                    self._show(verdict)
         self.computers.step()  # a computer seat to act: its decision searched off this thread
         if self.bots is not None and now >= self._next_bot and self._settled():
             self._next_bot = now + self.settings.bot_period_s
@@ -479,6 +496,25 @@ class TableService:
 
     def observe(self) -> Observation:
         """The table now, from the latest camera view and board snapshot."""
+        layout, catalogue, occupied = self._inputs()
+        return fuse(layout, catalogue, self.camera_table, occupied)
+
+    def early_observation(self) -> tuple[Observation | None, frozenset[str]]:
+        """Where the sensor board has felt a magnetic piece come or go that the camera has not
+        seen yet (its magnets settle in milliseconds, the camera waits for a hand to go and for
+        still frames), and the table as the board has it, to judge before the camera, when
+        pieces the camera knew moved: as many magnets left squares as arrived on others. A
+        magnet that only arrives may be any piece (a mistake the camera would name, read by the
+        magnets as a legal piece), one that only leaves a move half made: the camera judges."""
+        layout, catalogue, occupied = self._inputs()
+        arrived, left = magnet_changes(layout, catalogue, self.camera_table, occupied)
+        if not arrived or len(left) != len(arrived):
+            return None, arrived | left
+        early = fuse(layout, catalogue, self.camera_table, occupied, catching_up=True)
+        return early, arrived | left
+
+    def _inputs(self) -> tuple[Layout, Catalogue, frozenset[tuple[int, int]] | None]:
+        """The game's layout and catalogue, and the squares the connected board feels."""
         info, state = self.game.info, self.game.state
         assert info is not None and info.layout is not None and info.catalogue is not None
         layout = info.layout(state.options if state is not None else {})
@@ -489,7 +525,7 @@ class TableService:
             occupancy = self.link.occupancy
             if occupancy is not None and health.state.value == "connected":
                 occupied = frozenset((s.row, s.col) for s in occupancy.occupied)
-        return fuse(layout, info.catalogue(), self.camera_table, occupied)
+        return layout, info.catalogue(), occupied
 
     def _show(self, verdict: Verdict | None) -> None:
         """LEDs under the squares in error (red) and with something left to do (amber); the

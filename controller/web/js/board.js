@@ -210,12 +210,14 @@ export function drawBoard(svg, t, look, wordsList, onTap) {
   if (!t) { svg.setAttribute("aria-label", "no game with a table is open"); return; }
   const last = new Set(t.last_move || []);
   const marked = new Set(t.marked || []);
+  const felt = new Set(t.felt || []);  // the board felt a piece here; the camera is still looking
   const grid = new Set(((t.axes && t.axes.columns) || []).length ? t.locations
     .filter((l) => /^[A-Z]{1,2}\d{1,2}$/.test(l.name)).map((l) => l.name) : []);
   const placeOf = (name) => (t.locations.find((l) => l.name === name) || {place: name}).place || name;
   for (const loc of t.locations) {
     const isMarked = marked.has(loc.name);
-    const cls = "loc" + (isMarked ? (t.alert ? " alert" : " marked") : last.has(loc.name) ? " last" : "");
+    const isFelt = felt.has(loc.name) && !isMarked;
+    const cls = "loc" + (isMarked ? (t.alert ? " alert" : " marked") : isFelt ? " felt" : last.has(loc.name) ? " last" : "");
     const place = loc.place || loc.name;
     const g = el("g", {"data-name": loc.name, "data-place": place, class: "place"});
     g.appendChild(el("rect", {class: cls, x: loc.x - loc.w / 2, y: loc.y - loc.h / 2,
@@ -238,8 +240,9 @@ export function drawBoard(svg, t, look, wordsList, onTap) {
                                                           fill: "#0d47a1"}, "●"));
     if (onTap) g.addEventListener("click", () => onTap(loc, pieces));
     svg.appendChild(g);
-    if (wordsList && (said || isMarked || last.has(loc.name))) {
-      const notes = (isMarked ? (t.alert ? " (not legal)" : " (to do)") : "") + (last.has(loc.name) ? " (last move)" : "");
+    if (wordsList && (said || isMarked || isFelt || last.has(loc.name))) {
+      const notes = (isMarked ? (t.alert ? " (not legal)" : " (to do)") : "") + (isFelt ? " (a piece felt here: checking it)" : "") +
+        (last.has(loc.name) ? " (last move)" : "");
       wordsList.appendChild(html("li", {}, `${place}: ${said || "empty"}${notes}`));
     }
   }
@@ -262,7 +265,8 @@ export function drawBoard(svg, t, look, wordsList, onTap) {
   const pieces = Object.values(t.pieces).reduce((n, ps) => n + ps.length, 0);
   svg.setAttribute("aria-label", `the table: ${pieces} pieces` +
     (last.size ? `; last move at ${[...last].map(placeOf).join(", ")}` : "") +
-    (marked.size ? `; look at ${[...marked].map(placeOf).join(", ")}` : "") + ". The table in words follows.");
+    (marked.size ? `; look at ${[...marked].map(placeOf).join(", ")}` : "") +
+    (felt.size ? `; a piece felt at ${[...felt].map(placeOf).join(", ")}, being checked` : "") + ". The table in words follows.");
 }
 
 // One place drawn large (a close-up of a square or a card, to read it whole).

@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
-from controller.bench.load import run
+from controller.bench.load import Seen, _changes, run
 
 MAIN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
 
@@ -38,7 +39,22 @@ def test_the_command_prints_one_json_object_and_checks_its_flags() -> None:
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
     for key in ("status_p50_ms", "status_p99_ms", "status_max_ms", "change_to_phone_p99_ms",
-                "judge_to_phone_p99_ms", "wrong_pins_judged_per_min", "rss_mb_before",
-                "rss_mb_during", "rss_mb_after",
+                "change_to_verdict_p99_ms", "judge_to_phone_p99_ms", "wrong_pins_judged_per_min",
+                "rss_mb_before", "rss_mb_during", "rss_mb_after",
                 "threads_before", "threads_during", "threads_after"):  # fmt: skip
         assert key in figures, key
+
+
+def test_a_change_counts_from_its_first_word_on_each_phone(tmp_path: Path) -> None:
+    stamps = tmp_path / "stamps"
+    # magnet at 10.0: felt at once (C3), its verdict row 7 later; magnet at 20.0: a row only
+    stamps.write_text(
+        "felt C3 10.000000 10.010000\nrow 7 10.000000 10.500000\nrow 9 20.000000 20.010000\n"
+    )
+    seen = Seen()
+    seen.felt += [(0, "C3", 10.05), (1, "C3", 10.08), (0, "C3", 30.0)]
+    seen.arrivals += [(0, 7, 10.6), (1, 7, 10.7), (0, 9, 20.04), (1, 9, 20.09)]
+    timings = _changes(stamps, seen)
+    assert sorted(round(t) for t in timings.first) == [40, 50, 80, 90]
+    assert sorted(round(t) for t in timings.verdict) == [40, 90, 600, 700]
+    assert sorted(round(t) for t in timings.judged) == [30, 80, 100, 200]
