@@ -163,32 +163,15 @@ def _line(row: int, kind: str, data: dict[str, Any]) -> bytes:
     return f"id: {row}\nevent: {kind}\ndata: {json.dumps(data, sort_keys=True)}\n\n".encode()
 
 
-# Encoded rows by (row, audience), keyed by the rendered row object (kept in the entry, so its id
-# is never another's while kept): a row goes to every phone of an audience as the same bytes.
-_ROWS: dict[tuple[int, Asker], tuple[RenderedEvent, bytes]] = {}
-MAX_ENCODED = 4096
-
-
 def _row(event: RenderedEvent, who: Asker) -> bytes:
     """A published row as `who` may see it, encoded once per row and audience."""
     seen = audience(who, event.players)
     if seen not in event.by_audience:
         seen = Asker.spectator()
-    key = (id(event), seen)
-    cached = _ROWS.get(key)
-    if cached is not None and cached[0] is event:
-        return cached[1]
-    if len(_ROWS) >= MAX_ENCODED:
-        _ROWS.clear()
-    line = _line(event.id, event.kind, event.by_audience[seen])
-    _ROWS[key] = (event, line)
+    line = event.encoded.get(seen)
+    if line is None:  # kept on the row: gone with it, whatever phones came and went
+        line = event.encoded[seen] = _line(event.id, event.kind, event.by_audience[seen])
     return line
-
-
-# Encoded views by (snapshot, audience), keyed by the snapshot object and not its version: two
-# owners in one process (tests) count versions alike. An entry holds its snapshot, so the id is
-# never another's while it is kept.
-_VIEWS: dict[tuple[int, Asker], tuple[GameSnapshot, bytes]] = {}
 
 
 def _view(snap: GameSnapshot, who: Asker) -> bytes:
@@ -196,12 +179,10 @@ def _view(snap: GameSnapshot, who: Asker) -> bytes:
     `/api/state`, `/api/table`, `/api/verdict` and `/api/choices` answer, and the game (id, name,
     title, players, whose turn, scores) and the event log's state (`store`) as `/api/status`
     gives them."""
-    key = (id(snap), audience(who, snap.players))
-    cached = _VIEWS.get(key)
-    if cached is not None and cached[0] is snap:
-        return cached[1]
-    if len(_VIEWS) > 64:
-        _VIEWS.clear()
+    seen = audience(who, snap.players)
+    cached = snap.encoded.get(seen)
+    if cached is not None:  # kept on the snapshot: gone with it once a newer one is out
+        return cached
     body = {
         "version": snap.version,
         "row": snap.row,
@@ -210,6 +191,5 @@ def _view(snap: GameSnapshot, who: Asker) -> bytes:
         "store": snap.status()["store"],  # a full disk: every phone shows it at once
         **snap.for_asker(who),
     }
-    line = f"event: snapshot\ndata: {json.dumps(body)}\n\n".encode()
-    _VIEWS[key] = (snap, line)
+    line = snap.encoded[seen] = f"event: snapshot\ndata: {json.dumps(body)}\n\n".encode()
     return line

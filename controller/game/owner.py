@@ -18,7 +18,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -49,6 +49,8 @@ class RenderedEvent:
     kind: str
     players: int  # of the row's game: who is a seat in `by_audience`
     by_audience: Mapping[Asker, JsonDict]
+    encoded: dict[Asker, bytes] = field(default_factory=dict, compare=False, repr=False)
+    # each audience's stream line, made once for all its phones (controller/api/stream.py)
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,8 @@ class GameSnapshot:
     finished: JsonDict | None = None  # the game that ended last, until another starts
     book: Phrasebook = field(default_factory=lambda: Phrasebook({}, ()))
     by_audience: Mapping[Asker, JsonDict] = field(default_factory=lambda: MappingProxyType({}))
+    encoded: dict[Asker, bytes] = field(default_factory=dict, compare=False, repr=False)
+    # each audience's stream line, made once for all its phones (controller/api/stream.py)
 
     def for_asker(self, who: Asker) -> JsonDict:
         """What `who` may see: {"state", "table", "verdict", "choices"} (None where no game)."""
