@@ -122,6 +122,20 @@ def test_a_spectator_sees_the_board_change_as_the_bots_play(table: str, browser:
     assert _pieces(page) != first or page.locator("#events li").count() > events
 
 
+def test_a_piece_felt_is_marked_before_the_camera_has_judged(table: str, browser: object) -> None:
+    """A bot sets a minecart down: the sensor board's square is outlined on the phone at once,
+    and said, while the camera still waits for still frames (docs/referee.md)."""
+    page = _phone(browser)
+    page.goto(table + "/")
+    page.wait_for_function(
+        "document.querySelector('#mat rect.loc.felt') !== null"
+        " && document.querySelector('#mat').getAttribute('aria-label').includes('felt at')",
+        timeout=90000,
+    )
+    page.screenshot(path=str(ARTIFACTS / "phone-felt.png"))
+    assert page.locator(".legend").inner_text().count("felt, being checked") == 1
+
+
 def test_the_host_undoes_a_move_from_the_page(table: str, browser: object) -> None:
     page = _phone(browser)
     page.goto(table + "/")
