@@ -24,15 +24,38 @@ class ChooseSide(Action):
 # ---- action phase
 
 
+_COMPASS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+_OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+
+
+def track_words(exits: str) -> tuple[str, str]:
+    """A track tile as players name it, and where it leads: ("a corner track", ", joining south
+    and west")."""
+    sides = [_COMPASS.get(e, e) for e in exits]
+    joined = ", ".join(sides[:-1]) + " and " + sides[-1] if len(sides) > 1 else "".join(sides)
+    if len(exits) == 2 and _OPPOSITE.get(exits[0]) == exits[1]:
+        return "a straight track", f", running {sides[0]} to {sides[1]}"
+    if len(exits) == 2:
+        return "a corner track", f", joining {joined}"
+    if len(exits) == 3:
+        return "a T junction", f", joining {joined}"
+    if len(exits) == 4:
+        return "a crossing", ""
+    return "a track tile", f", exits {exits}"
+
+
 @dataclass(frozen=True)
 class PlaceTile(Action):
     """Place a straight or corner track tile on an empty square, exits as letters: "NS", "NE"."""
 
     TYPE = "place_tile"
-    WORDS = "lay a track tile on {square} (exits {exits})"
     VISIBILITY = Visibility.TABLE
     square: str
     exits: str
+
+    def words(self) -> str:
+        kind, leads = track_words(self.exits)
+        return f"lay {kind} on {self.square}{leads}"
 
 
 @dataclass(frozen=True)
@@ -40,10 +63,13 @@ class Upgrade(Action):
     """Upgrade an unoccupied tile: straight or corner to a T, a T to a cross. `exits` after it."""
 
     TYPE = "upgrade"
-    WORDS = "upgrade the tile on {square} to exits {exits}"
     VISIBILITY = Visibility.TABLE
     square: str
     exits: str
+
+    def words(self) -> str:
+        kind, leads = track_words(self.exits)
+        return f"make the tile on {self.square} {kind}{leads}"
 
 
 @dataclass(frozen=True)
