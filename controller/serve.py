@@ -17,7 +17,7 @@ import segno
 import uvicorn
 
 from controller.api.app import create_app
-from controller.api.http import server_config
+from controller.api.http import server_config, warm
 from controller.table.service import ServiceSettings, TableService
 
 
@@ -87,9 +87,10 @@ async def run_service(
     believed only from `trusted_proxies` (`[web] trusted_proxies`)."""
     service = TableService(settings)
     await asyncio.to_thread(service.start)
+    app = create_app(service, address)
+    await warm(app)  # the first phone waits for nothing FastAPI builds at a first request
     gc.collect()
     gc.freeze()  # what start-up made stays: full collections then take ms, not tens of ms
-    app = create_app(service, address)
     # Phones keep their event streams open: a stop must not wait for them to hang up.
     host, port = sock.getsockname()[:2]
     config = server_config(app, host, port, trusted_proxies, timeout_graceful_shutdown=3)

@@ -112,14 +112,16 @@ async def _serve(settings: Any, port: int) -> None:
     import uvicorn
 
     from controller.api.app import create_app
-    from controller.api.http import server_config
+    from controller.api.http import server_config, warm
     from controller.table.service import TableService
 
     service = TableService(settings)
     await asyncio.to_thread(service.start)
+    app = create_app(service)
+    await warm(app)
     gc.collect()
     gc.freeze()
-    config = server_config(create_app(service), "127.0.0.1", port, timeout_graceful_shutdown=3)
+    config = server_config(app, "127.0.0.1", port, timeout_graceful_shutdown=3)
     try:
         await uvicorn.Server(config).serve()
     finally:
