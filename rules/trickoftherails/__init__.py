@@ -30,7 +30,7 @@ def _while_played(state: TrickOfTheRails, action: Action) -> TableObservation | 
 
 
 def _layout(options: Mapping[str, Any]) -> Layout:
-    return physical.layout()  # one mat for 3 to 5 players
+    return physical.layout(int(options.get("players", 5)))  # one mat for 3 to 5 players
 
 
 GAME_INFO = GameInfo(

@@ -137,15 +137,17 @@ def _seat(seat: int, left_mm: float, top_mm: float) -> list[Location]:
 
 
 @functools.cache
-def layout() -> Layout:
-    """The mat (about 1.3 m by 0.9 m): seat areas, trick lane, five railways, corner markers."""
+def layout(players: int = len(SEATS_BOTTOM) + len(SEATS_TOP)) -> Layout:
+    """The mat (about 1.3 m by 0.9 m): seat areas, trick lane, five railways, corner markers; the
+    seat areas of the seats playing (a mat for five played by three shows three)."""
     rail_w = CARD_W_MM + GAP_MM + 2 * RAIL_REACH * PITCH_MM + CARD_W_MM
     seats_w = len(SEATS_BOTTOM) * SEAT_W_MM
     width = 2 * MARGIN_MM + max(rail_w, seats_w)
     locations: list[Location] = []
     y = MARGIN_MM
     for k, seat in enumerate(SEATS_TOP):
-        locations += _seat(seat, MARGIN_MM + k * SEAT_W_MM, y)
+        if seat < players:
+            locations += _seat(seat, MARGIN_MM + k * SEAT_W_MM, y)
     y += CARD_H_MM + GAP_MM
     for pos in range(LANE_SLOTS):
         locations.append(_strip(lane_slot(pos), MARGIN_MM + pos * PITCH_MM, y))
@@ -158,7 +160,8 @@ def layout() -> Layout:
         y += CARD_H_MM + GAP_MM / 2
     y += GAP_MM / 2
     for k, seat in enumerate(SEATS_BOTTOM):
-        locations += _seat(seat, MARGIN_MM + k * SEAT_W_MM, y)
+        if seat < players:
+            locations += _seat(seat, MARGIN_MM + k * SEAT_W_MM, y)
     height = y + CARD_H_MM + MARGIN_MM
     corners = corner_markers(width, height, CORNER_MARKER_MM)
     return Layout("trickoftherails", width, height, tuple(locations), corners)

@@ -52,7 +52,10 @@ def test_no_two_locations_overlap() -> None:
 
 
 def test_the_registry_knows_the_physical_form() -> None:
-    assert GAME_INFO.layout is not None and GAME_INFO.layout({"players": 3}) == layout()
+    assert GAME_INFO.layout is not None and GAME_INFO.layout({"players": 3}) == layout(3)
+    three = {loc.name for loc in layout(3).locations}
+    assert "seat.2.shares" in three and not any(n.startswith(("seat.3.", "seat.4.")) for n in three)
+    assert layout(3).width_mm == layout().width_mm  # one mat: its markers where they are
     assert GAME_INFO.catalogue is catalogue and GAME_INFO.expected_table is expected_table
 
 
