@@ -133,7 +133,7 @@ def test_a_human_plays_two_computers_on_the_simulated_table(
         computers = [r for r in rows if r["kind"] == "action" and r["seat"] in (1, 2)]
         assert len(computers) >= 3
         said = " ".join(r["data"]["text"] for r in computers)
-        assert re.search(r"lay a track tile|choose the", said)
+        assert re.search(r"lay a .*track|lay a T junction|lay a crossing|choose the", said)
         status = httpx.get(url + "/api/status", headers=HOST).json()
         assert status["computers"]["played"] >= 3 and status["computers"]["failed"] == 0
         phone.close()
