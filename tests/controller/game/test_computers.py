@@ -185,7 +185,7 @@ def test_a_hint_is_the_asking_seats_alone_and_the_host_switches_it_off(tmp_path:
         assert game.state is not None
         legal = [a.to_json() for a in game.state.legal_actions()]
         assert hint.seat == 0 and hint.action in legal and hint.why  # seat 0's own legal move
-        assert hint.move.startswith(("lay a track tile on ", "place the "))  # in words: which
+        assert hint.move.startswith(("lay a ", "place the "))  # in words: which
         # one is the search's (a tile laid, or a minecart placed)
         with pytest.raises(Refused, match="your turn"):
             _answer(owner, computers.hint(Asker.at(1)))
