@@ -114,7 +114,8 @@ class CatalogueEntry:
     how many of the piece the game has, so how many stickers to print. `magnetic` pieces carry a
     magnet, so the sensor board under the mat feels them (minecarts, wagons, the Rock).
     `height_mm` is how high the marker sits above the mat (a minecart's top): a camera that
-    looks at the mat at a slant sees a tall piece's marker away from its square.
+    looks at the mat at a slant sees a tall piece's marker away from its square. `turns`, where a
+    game gives them, are the words for each rotation (else a compass letter is shown).
     """
 
     marker_id: int
@@ -125,6 +126,7 @@ class CatalogueEntry:
     copies: int = 1
     magnetic: bool = False
     height_mm: float = 0.0
+    turns: tuple[str, ...] = ()  # how players say each of its `rotations`: "facing south"
 
     def same_rotation(self, a: int, b: int) -> bool:
         return (a - b) % self.rotations == 0

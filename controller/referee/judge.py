@@ -336,6 +336,7 @@ class Referee:
         entries = catalogue.by_piece()
         self._rotations = {p: e.rotations for p, e in entries.items()}
         self._labels = {p: e.label for p, e in entries.items()}
+        self._turns = {p: e.turns for p, e in entries.items() if e.turns}
         self._magnetic = frozenset(p for p, e in entries.items() if e.magnetic)
         self._canonical: dict[Pieces, Pieces] = {}
         self._by_identity: dict[int, tuple[Pieces, Pieces]] = {}
@@ -1274,6 +1275,9 @@ class Referee:
         label = self.label(placed.piece)
         if turns == 1:
             return label
+        said = self._turns.get(placed.piece)
+        if said:  # the game's words for it: "corner track, joining south and west"
+            return f"{label}, {said[placed.rotation % len(said)]}"
         return f"{label} turned {'NESW'[placed.rotation % 4]}"
 
     def describe_pieces(self, pieces: Pieces) -> str:

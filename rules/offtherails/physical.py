@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import functools
 
+from rules.offtherails.actions import track_words
 from rules.offtherails.components import (
+    BASE_MASK,
     COLOURS,
     Board,
     Die,
     Shape,
     TileKind,
+    exits_text,
     load_board,
     load_components,
+    rotate_mask,
     rotation_of,
     shape_of,
 )
@@ -71,17 +75,36 @@ def chasm_piece(colour: str) -> Piece:
     return Piece("chasm_token", colour)
 
 
+_FACING = tuple(f"facing {d}" for d in ("north", "east", "south", "west"))  # a minecart's heading
+
+
+def _track_turns(face: Shape) -> tuple[str, ...]:
+    """A face's rotations as players say them: ("joining north and east", ...)."""
+    turns = []
+    for r in range(_FACE_ROTATIONS[face]):
+        _, leads = track_words(exits_text(rotate_mask(BASE_MASK[face], r)))
+        turns.append(leads.removeprefix(", "))
+    return tuple(turns)
+
+
 @functools.cache
 def catalogue() -> Catalogue:
     """Every marker Off the Rails prints, ids from 4 up in a fixed order."""
     entries: list[CatalogueEntry] = []
 
-    def add(piece: Piece, label: str, size: float, rotations: int = 4, copies: int = 1) -> None:
+    def add(
+        piece: Piece,
+        label: str,
+        size: float,
+        rotations: int = 4,
+        copies: int = 1,
+        turns: tuple[str, ...] = (),
+    ) -> None:
         magnetic = piece.kind == "minecart"  # each minecart carries a magnet for the sensor board
         height = MINECART_HEIGHT_MM if piece.kind == "minecart" else 0.0
         entries.append(
             CatalogueEntry(
-                4 + len(entries), piece, label, size, rotations, copies, magnetic, height
+                4 + len(entries), piece, label, size, rotations, copies, magnetic, height, turns
             )
         )
 
@@ -93,11 +116,12 @@ def catalogue() -> Catalogue:
             TILE_MARKER_MM,
             _FACE_ROTATIONS[face],
             tiles[kind],
+            _track_turns(face),
         )
     for colour in COLOURS:
         for die in Die:
             add(cart_piece(colour.value, die.value), f"{colour.value} minecart, {die.value} die",
-                CART_MARKER_MM)  # fmt: skip
+                CART_MARKER_MM, turns=_FACING)  # fmt: skip
     for colour in COLOURS:
         tokens = load_components().chasm_tokens_per_colour
         add(chasm_piece(colour.value), f"{colour.value} chasm token", TOKEN_MARKER_MM, 1, tokens)
