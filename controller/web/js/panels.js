@@ -112,9 +112,17 @@ export function drawVerdict(state, answer) {
   } else {
     text = g ? "The table is as the rules expect." : state.view.finished ? "The game is over." : "No game is open: the host starts one.";
   }
+  // a piece the sensor board just felt, while the camera looks: said over a move already seen
+  const table = g && state.view.table;
+  const felt = (table && table.felt) || [];
+  const checking = felt.length && !asked && !grouped && (!v || v.kind === "applied");
+  if (checking) {
+    const placeOf = (name) => (table.locations.find((l) => l.name === name) || {place: name}).place || name;
+    text = `A piece moved on ${felt.map(placeOf).join(", ")}: checking it…`;
+  }
   box.textContent = text;
   const seen = v && v.kind === "applied" && !(v.instructions || []).length;
-  box.className = v ? (v.kind === "alert" ? "alert" : seen ? "" : "todo") : "";
+  box.className = checking ? "" : v ? (v.kind === "alert" ? "alert" : seen ? "" : "todo") : "";
   const q = $("question");
   q.replaceChildren();
   if (asked) {

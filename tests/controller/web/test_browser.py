@@ -129,7 +129,8 @@ def test_a_piece_felt_is_marked_before_the_camera_has_judged(table: str, browser
     page.goto(table + "/")
     page.wait_for_function(
         "document.querySelector('#mat rect.loc.felt') !== null"
-        " && document.querySelector('#mat').getAttribute('aria-label').includes('felt at')",
+        " && document.querySelector('#mat').getAttribute('aria-label').includes('felt at')"
+        " && document.querySelector('#verdict').textContent.includes(': checking it')",
         timeout=90000,
     )
     page.screenshot(path=str(ARTIFACTS / "phone-felt.png"))
