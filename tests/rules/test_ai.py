@@ -243,6 +243,35 @@ def test_the_derailed_ranking_puts_the_bots_best_play_first() -> None:
     assert ranked_plays > 10
 
 
+def test_the_derailed_playout_is_the_bots_choice_worked_out_faster() -> None:
+    """The search's playouts play the simple bot: the same values and the same choice drawn with
+    the same random numbers, with one search of the network per slot (`play_values`)."""
+    from rules.derailed import actions as act
+    from rules.derailed.bot import _value, bot_action
+    from rules.derailed.heuristic import play_values, playout
+
+    valued = 0
+    for players, seed in [(2, 1), (4, 2), (6, 3)]:
+        state = rules.new_game("derailed", {"players": players}, seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            if state.current_player == CHANCE:
+                state.apply(chance_step(state, rng))
+                continue
+            seat = state.current_player
+            assert isinstance(seat, int)
+            d, table = state.d, state.rules  # type: ignore[attr-defined]
+            plays = [a for a in state.legal_actions() if isinstance(a, act.Play)]
+            expected = [_value(table, d, seat, a) for a in plays]
+            assert play_values(table, d, seat, plays) == pytest.approx(expected)
+            valued += len(plays)
+            draws = len(state.history)
+            action = bot_action(state, random.Random(draws))
+            assert playout(state, random.Random(draws)) == action
+            state.apply(action)
+    assert valued > 1000
+
+
 def _offtherails_action_phases(seed: int, wanted: int) -> list[State]:
     """Copies of an Off the Rails game (4 players, the simple bots) at `wanted` action phases."""
     from rules.offtherails.bot import bot_action
