@@ -220,6 +220,28 @@ def test_the_mine_wagon_ranking_puts_the_bots_judgement_first() -> None:
     assert races == 12
 
 
+def test_a_mine_wagon_road_counts_the_tiles_to_turn_and_stops_at_a_rivals() -> None:
+    """In the setup the search judges each colour by its roads across the board: a tile it may
+    turn (green, its own) costs a turn, a rival's tile that does not lead on is a wall."""
+    from rules.minewagons.components import Colour, Shape, Tile, exits_mask, load_board
+    from rules.minewagons.heuristic import NO_ROAD, ROTATE, SQUARE, road, roads
+
+    board = load_board()
+    d1 = board.square("D1")  # red's first line; column D is printed but for D3 and D5
+
+    def every(colour: Colour, exits: str) -> list[Tile | None]:
+        tile = Tile(colour, Shape.I, exits_mask(exits))
+        return [None if sq in board.printed else tile for sq in range(len(board.names))]
+
+    straight = 7 * SQUARE  # seven squares from the first line to the far end
+    assert road(board, every(Colour.GREEN, "NS"), Colour.RED, d1) == pytest.approx(straight)
+    across = road(board, every(Colour.GREEN, "EW"), Colour.RED, d1)
+    assert across == pytest.approx(straight + 2 * ROTATE)  # D3 and D5 turned
+    assert road(board, every(Colour.RED, "EW"), Colour.RED, d1) == pytest.approx(across)
+    assert road(board, every(Colour.BLUE, "EW"), Colour.RED, d1) == NO_ROAD
+    assert roads(board, every(Colour.GREEN, "NS"), Colour.BLUE, 4) == pytest.approx(straight)
+
+
 def test_the_derailed_ranking_puts_the_bots_best_play_first() -> None:
     from rules.derailed import actions as act
     from rules.derailed.bot import _value
@@ -249,10 +271,12 @@ def test_the_derailed_playout_is_the_bots_choice_worked_out_faster() -> None:
     from rules.derailed import actions as act
     from rules.derailed.bot import _value, bot_action
     from rules.derailed.heuristic import play_values, playout
+    from rules.derailed.state import Derailed
 
     valued = 0
     for players, seed in [(2, 1), (4, 2), (6, 3)]:
         state = rules.new_game("derailed", {"players": players}, seed)
+        assert isinstance(state, Derailed)
         rng = random.Random(seed)
         while not state.is_over:
             if state.current_player == CHANCE:
@@ -260,7 +284,7 @@ def test_the_derailed_playout_is_the_bots_choice_worked_out_faster() -> None:
                 continue
             seat = state.current_player
             assert isinstance(seat, int)
-            d, table = state.d, state.rules  # type: ignore[attr-defined]
+            d, table = state.d, state.rules
             plays = [a for a in state.legal_actions() if isinstance(a, act.Play)]
             expected = [_value(table, d, seat, a) for a in plays]
             assert play_values(table, d, seat, plays) == pytest.approx(expected)
