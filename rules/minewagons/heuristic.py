@@ -6,7 +6,10 @@ towards its far end, judged from the action alone (no action tried and taken bac
 bot does: that made an iteration 50 times slower); the rest of the time any legal action, so
 rotations and the Rock are tried too. A playout is cut short after a few actions and judged by
 how far each seat's wagons stand (`bot.standing`: wagons across, how far the others have come,
-the road open before them). The setup is played at random, as the simple bot does.
+the road open before them). The setup's playouts are played at random, as the simple bot
+does, and judged by each colour's roads across the board (`roads`: the cheapest way from each
+square of its first line to its far end, counting the tiles to turn and the rivals' tiles that
+stand in the way), since no wagon stands on the board yet.
 """
 
 from __future__ import annotations
