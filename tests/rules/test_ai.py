@@ -188,6 +188,26 @@ def test_no_decision_for_chance_or_a_finished_game() -> None:
         decide(state, budget=QUICK)
 
 
+def test_the_strong_level_weighs_as_many_actions_each_searched_longer() -> None:
+    """Strong searches 3 times as long as normal and widens its tree as much more slowly: with 3
+    times the iterations its root weighs about as many actions as normal's (each searched 3
+    times as often), not more actions searched little more each."""
+    import math
+
+    from rules.ai.player import widened
+    from rules.ai.search import DEFAULT
+
+    assert widened(DEFAULT, Level.NORMAL) == DEFAULT
+    strong = widened(DEFAULT, Level.STRONG)
+    assert strong.widen == pytest.approx(DEFAULT.widen / math.sqrt(3))
+    state = _advance(rules.new_game("derailed", {"players": 4}, 3), random.Random(1), 2)
+    normal_root = decide(state, Level.NORMAL, 1, Budget(iterations=100)).result
+    strong_root = decide(state, Level.STRONG, 1, Budget(iterations=300)).result
+    assert normal_root is not None and strong_root is not None
+    assert abs(len(strong_root.options) - len(normal_root.options)) <= 1
+    assert strong_root.options[0].visits > 2 * normal_root.options[0].visits
+
+
 def test_the_root_grows_in_the_heuristics_order() -> None:
     from rules.ai import Heuristic, search
 
