@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from rules.ai.heuristics import heuristic_for
@@ -27,6 +28,17 @@ class Level(StrEnum):
 
 SECONDS = {Level.NORMAL: 1.0, Level.STRONG: 3.0}
 """The time a decision takes at each searching level, by default."""
+
+
+def widened(settings: Settings, level: Level) -> Settings:
+    """The search's settings at `level`: the strong level widens its tree as much more slowly as
+    its budget is longer, so with 3 times the iterations it weighs the same number of actions at
+    a node as the normal level, each searched 3 times as often (rather than a third more actions
+    each searched about twice as often)."""
+    factor = SECONDS.get(level, SECONDS[Level.NORMAL]) / SECONDS[Level.NORMAL]
+    if factor == 1:
+        return settings
+    return replace(settings, widen=settings.widen / math.sqrt(factor))
 
 
 def scaled(budget: Budget, level: Level) -> Budget:
@@ -78,7 +90,7 @@ def decide(
         budget or Budget(seconds=SECONDS[level]),
         seed,
         heuristic_for(state.GAME),
-        settings,
+        widened(settings, level),
     )
     return Decision(result.action, _why(result), result)
 

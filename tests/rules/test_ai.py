@@ -188,6 +188,26 @@ def test_no_decision_for_chance_or_a_finished_game() -> None:
         decide(state, budget=QUICK)
 
 
+def test_the_strong_level_weighs_as_many_actions_each_searched_longer() -> None:
+    """Strong searches 3 times as long as normal and widens its tree as much more slowly: with 3
+    times the iterations its root weighs about as many actions as normal's (each searched 3
+    times as often), not more actions searched little more each."""
+    import math
+
+    from rules.ai.player import widened
+    from rules.ai.search import DEFAULT
+
+    assert widened(DEFAULT, Level.NORMAL) == DEFAULT
+    strong = widened(DEFAULT, Level.STRONG)
+    assert strong.widen == pytest.approx(DEFAULT.widen / math.sqrt(3))
+    state = _advance(rules.new_game("derailed", {"players": 4}, 3), random.Random(1), 2)
+    normal_root = decide(state, Level.NORMAL, 1, Budget(iterations=100)).result
+    strong_root = decide(state, Level.STRONG, 1, Budget(iterations=300)).result
+    assert normal_root is not None and strong_root is not None
+    assert abs(len(strong_root.options) - len(normal_root.options)) <= 1
+    assert strong_root.options[0].visits > 2 * normal_root.options[0].visits
+
+
 def test_the_root_grows_in_the_heuristics_order() -> None:
     from rules.ai import Heuristic, search
 
@@ -220,6 +240,28 @@ def test_the_mine_wagon_ranking_puts_the_bots_judgement_first() -> None:
     assert races == 12
 
 
+def test_a_mine_wagon_road_counts_the_tiles_to_turn_and_stops_at_a_rivals() -> None:
+    """In the setup the search judges each colour by its roads across the board: a tile it may
+    turn (green, its own) costs a turn, a rival's tile that does not lead on is a wall."""
+    from rules.minewagons.components import Colour, Shape, Tile, exits_mask, load_board
+    from rules.minewagons.heuristic import NO_ROAD, ROTATE, SQUARE, road, roads
+
+    board = load_board()
+    d1 = board.square("D1")  # red's first line; column D is printed but for D3 and D5
+
+    def every(colour: Colour, exits: str) -> list[Tile | None]:
+        tile = Tile(colour, Shape.I, exits_mask(exits))
+        return [None if sq in board.printed else tile for sq in range(len(board.names))]
+
+    straight = 7 * SQUARE  # seven squares from the first line to the far end
+    assert road(board, every(Colour.GREEN, "NS"), Colour.RED, d1) == pytest.approx(straight)
+    across = road(board, every(Colour.GREEN, "EW"), Colour.RED, d1)
+    assert across == pytest.approx(straight + 2 * ROTATE)  # D3 and D5 turned
+    assert road(board, every(Colour.RED, "EW"), Colour.RED, d1) == pytest.approx(across)
+    assert road(board, every(Colour.BLUE, "EW"), Colour.RED, d1) == NO_ROAD
+    assert roads(board, every(Colour.GREEN, "NS"), Colour.BLUE, 4) == pytest.approx(straight)
+
+
 def test_the_derailed_ranking_puts_the_bots_best_play_first() -> None:
     from rules.derailed import actions as act
     from rules.derailed.bot import _value
@@ -241,6 +283,37 @@ def test_the_derailed_ranking_puts_the_bots_best_play_first() -> None:
             values = [_value(table, d, seat, a) for a in plays]
             assert values == sorted(values, reverse=True) and order[: len(plays)] == plays
     assert ranked_plays > 10
+
+
+def test_the_derailed_playout_is_the_bots_choice_worked_out_faster() -> None:
+    """The search's playouts play the simple bot: the same values and the same choice drawn with
+    the same random numbers, with one search of the network per slot (`play_values`)."""
+    from rules.derailed import actions as act
+    from rules.derailed.bot import _value, bot_action
+    from rules.derailed.heuristic import play_values, playout
+    from rules.derailed.state import Derailed
+
+    valued = 0
+    for players, seed in [(2, 1), (4, 2), (6, 3)]:
+        state = rules.new_game("derailed", {"players": players}, seed)
+        assert isinstance(state, Derailed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            if state.current_player == CHANCE:
+                state.apply(chance_step(state, rng))
+                continue
+            seat = state.current_player
+            assert isinstance(seat, int)
+            d, table = state.d, state.rules
+            plays = [a for a in state.legal_actions() if isinstance(a, act.Play)]
+            expected = [_value(table, d, seat, a) for a in plays]
+            assert play_values(table, d, seat, plays) == pytest.approx(expected)
+            valued += len(plays)
+            draws = len(state.history)
+            action = bot_action(state, random.Random(draws))
+            assert playout(state, random.Random(draws)) == action
+            state.apply(action)
+    assert valued > 1000
 
 
 def _offtherails_action_phases(seed: int, wanted: int) -> list[State]:
