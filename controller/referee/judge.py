@@ -1138,10 +1138,9 @@ class Referee:
         parts = []
         turned = {p.piece for p in take_off} & {p.piece for p in put_on}
         for p in put_on:
-            if p.piece in turned:
-                parts.append(f"turn {_the(self.describe_piece(p))} on {name}")
-            else:
-                parts.append(f"put {_the(self.describe_piece(p))} on {name}")
+            label, turn = self._piece_words(p)
+            verb = "turn" if p.piece in turned else "put"
+            parts.append(f"{verb} {_the(label)} on {name}{turn}")
         for p in take_off:
             if p.piece not in turned:
                 parts.append(f"take {_the(self.label(p.piece))} off {name}")
@@ -1271,14 +1270,20 @@ class Referee:
         return self._labels.get(piece, str(piece))
 
     def describe_piece(self, placed: PlacedPiece) -> str:
+        label, turn = self._piece_words(placed)
+        return label + turn
+
+    def _piece_words(self, placed: PlacedPiece) -> tuple[str, str]:
+        """The piece's name and how it is turned, apart, so an instruction can name the square
+        between them ("put the corner track on B4, joining south and west")."""
         turns = self._rotations.get(placed.piece, 4)
         label = self.label(placed.piece)
         if turns == 1:
-            return label
+            return label, ""
         said = self._turns.get(placed.piece)
-        if said:  # the game's words for it: "corner track, joining south and west"
-            return f"{label}, {said[placed.rotation % len(said)]}"
-        return f"{label} turned {'NESW'[placed.rotation % 4]}"
+        if said:  # the game's words for it: "corner track", ", joining south and west"
+            return label, f", {said[placed.rotation % len(said)]}"
+        return label, f" turned {'NESW'[placed.rotation % 4]}"
 
     def describe_pieces(self, pieces: Pieces) -> str:
         return " and ".join(self.describe_piece(p) for p in pieces) or "nothing"

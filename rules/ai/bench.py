@@ -3,7 +3,9 @@
 The computer sits at seat `game % players` of each game, so it plays every seat in turn; the
 other seats play `opponents` (the easy level: the game's simple bot). Chance is drawn from the
 game's `chance_outcomes`. Figures: the computer's win share (1 a game it wins alone, 1/k a win
-shared by k), its score margin (its score less the best other seat's, averaged), decision time
+shared by k), its pairwise share (of the other seats, the share it finished ahead of, a tie
+counting half: 0.5 for an equal player at any number of seats, where its win share is
+1/players), its score margin (its score less the best other seat's, averaged), decision time
 p50/p95 (wall clock, and CPU time of the deciding thread: on a shared machine the wall clock
 also counts other work), and search iterations (each one playout) per second of search.
 """
@@ -86,11 +88,21 @@ def share(scores: list[float], seat: int) -> float:
     return 1 / scores.count(best) if scores[seat] == best else 0.0
 
 
+def pairwise(scores: list[float], seat: int) -> list[float]:
+    """Against each other seat: 1 where the seat scored more, 0.5 level, 0 less (an equal player
+    averages 0.5 whatever the number of players, where its win share is 1/players)."""
+    mine = scores[seat]
+    return [
+        1.0 if mine > s else 0.5 if mine == s else 0.0 for j, s in enumerate(scores) if j != seat
+    ]
+
+
 def bench(game: str, players: int, games: int, seats: Seats, seed: int = 1) -> dict[str, Any]:
     """Play `games` games; the figures as a JSON-ready dict."""
     tally = Tally()
     shares: list[float] = []
     margins: list[float] = []
+    ahead: list[float] = []
     for i in range(games):
         seat = i % players
         state = play_game(game, players, seat, seats, seed + i, tally)
@@ -98,6 +110,7 @@ def bench(game: str, players: int, games: int, seats: Seats, seed: int = 1) -> d
         shares.append(share(scores, seat))
         others = [s for j, s in enumerate(scores) if j != seat]
         margins.append(scores[seat] - max(others) if others else 0.0)
+        ahead.extend(pairwise(scores, seat))
     return {
         "game": game,
         "players": players,
@@ -108,6 +121,7 @@ def bench(game: str, players: int, games: int, seats: Seats, seed: int = 1) -> d
         "opponent_budget": _budget_json(seats.opponent_budget, seats.opponents),
         "win_share": round(sum(shares) / games, 3),
         "wins": shares,
+        "pairwise": round(sum(ahead) / len(ahead), 3) if ahead else 0.0,
         "score_margin": round(sum(margins) / games, 2),
         "decisions": len(tally.wall),
         "decision_p50_ms": _ms(_percentile(tally.wall, 0.5)),

@@ -178,6 +178,14 @@ def test_the_bench_prints_its_figures() -> None:
     for key in ("win_share", "score_margin", "decision_p50_ms", "decision_p95_ms"):
         assert isinstance(figures[key], float)
     assert figures["playouts_per_s"] > 0
+    assert 0.0 <= figures["pairwise"] <= 1.0
+
+
+def test_the_pairwise_share_counts_each_other_seat_a_tie_half() -> None:
+    from rules.ai.bench import pairwise
+
+    assert pairwise([10.0, 4.0, 10.0, 12.0], 0) == [1.0, 0.5, 0.0]
+    assert pairwise([3.0, 3.0, 3.0], 2) == [0.5, 0.5]
 
 
 def test_no_decision_for_chance_or_a_finished_game() -> None:
