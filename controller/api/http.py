@@ -28,7 +28,9 @@ def server_config(
 ) -> uvicorn.Config:
     """uvicorn's settings for the table: X-Forwarded-For names the client only on a connection
     from one of `trusted_proxies` (none by default: then the header is never read, and a PIN
-    guesser cannot invent a new address per guess); header and idle deadlines."""
+    guesser cannot invent a new address per guess); header and idle deadlines (`http` in `more`
+    replaces the protocol that keeps them, for a test with shorter ones)."""
+    protocol = more.pop("http", HeadersDeadline)
     return uvicorn.Config(
         app,
         host=host,
@@ -36,7 +38,7 @@ def server_config(
         log_level="warning",
         proxy_headers=bool(trusted_proxies),
         forwarded_allow_ips=list(trusted_proxies),
-        http=HeadersDeadline,
+        http=protocol,
         timeout_keep_alive=IDLE_S,
         **more,
     )

@@ -24,11 +24,14 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(control: Any, trusted_proxies: tuple[str, ...] = ()) -> Iterator[str]:
+def serving(control: Any, trusted_proxies: tuple[str, ...] = (), **more: Any) -> Iterator[str]:
     """The app over `control` (anything with the table's interface, a stand-in included) on a
-    free loopback port: yields its address; the server stops, and `control.owner` with it."""
+    free loopback port: yields its address; the server stops, and `control.owner` with it.
+    `more` goes to uvicorn's settings (`http`: a protocol with shorter deadlines)."""
     port = free_port()
-    config = server_config(create_app(control), "127.0.0.1", port, trusted_proxies, loop="asyncio")
+    config = server_config(
+        create_app(control), "127.0.0.1", port, trusted_proxies, loop="asyncio", **more
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
     thread.start()

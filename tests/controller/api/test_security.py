@@ -21,6 +21,7 @@ from controller.game.access import SeatTokens
 from controller.game.live import LiveGame
 from controller.game.owner import GameOwner
 from controller.game.store import EventLog, LogReader
+from tests.controller.serving import free_port, serving
 
 PIN = "4321"
 HOST = {"X-Table-Pin": PIN}
@@ -101,14 +102,8 @@ def test_the_game_being_played_is_not_replayed(client: TestClient) -> None:
     assert r.status_code == 409 and "still being played" in r.json()["detail"]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_forwarded_headers_do_not_give_a_guesser_new_addresses(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     main = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
     process = subprocess.Popen(
         [sys.executable, "-c", main, "serve", "--data", str(tmp_path), "--port", str(port),
@@ -183,30 +178,14 @@ def test_live_streams_per_address_are_capped(client: TestClient) -> None:
 
 
 def test_request_headers_sent_too_slowly_close_the_connection(tmp_path: Path) -> None:
-    import asyncio
-    import threading
-
-    import uvicorn
-
     from controller.api.http import HeadersDeadline
-
-    control = Control(tmp_path / "log.sqlite3")
-    port = _free_port()
 
     class Quick(HeadersDeadline):
         headers_within_s = 1.0
 
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(control), host="127.0.0.1", port=port, log_level="warning",
-                       http=Quick, loop="asyncio")
-    )  # fmt: skip
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 10
-        while not server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert httpx.get(f"http://127.0.0.1:{port}/api/status").status_code == 200
+    with serving(Control(tmp_path / "log.sqlite3"), http=Quick) as url:
+        assert httpx.get(f"{url}/api/status").status_code == 200
+        port = int(url.rsplit(":", 1)[1])
         with socket.create_connection(("127.0.0.1", port), timeout=5) as slow:
             slow.sendall(b"GET /api/status HTTP/1.1\r\n")
             time.sleep(0.4)
@@ -214,7 +193,3 @@ def test_request_headers_sent_too_slowly_close_the_connection(tmp_path: Path) ->
             started = time.monotonic()
             assert slow.recv(100) == b""  # closed by the server
             assert time.monotonic() - started < 3
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        control.owner.stop()

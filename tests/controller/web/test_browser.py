@@ -4,7 +4,6 @@ simulated table. Screenshots at phone size are kept in .artifacts/ for a person 
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +16,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
+from tests.controller.serving import free_port
+
 ROOT = Path(__file__).resolve().parents[3]
 ARTIFACTS = ROOT / ".artifacts"
 CHROMIUM = "/usr/bin/chromium"
@@ -24,14 +25,8 @@ MAIN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:])
 PIN = "2468"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _serve(data: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [
             sys.executable,
