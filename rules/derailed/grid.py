@@ -77,10 +77,28 @@ def reach(
     destination station the network reaches. `tops` holds the tile on top of each slot (-1: empty);
     the slot `skip` is taken as empty (the card a new one would cover).
     """
-    step = steps(lanes)
     reached = [0] * len(tops)
+    arrive, _ = spread(
+        exits, tops, steps(lanes), reached, [4 * LENGTH * start_lane + int(Compass.W)], skip
+    )
+    return reached, arrive
+
+
+def spread(
+    exits: Sequence[tuple[int, int, int, int]],
+    tops: Sequence[int],
+    step: Sequence[int],
+    reached: list[int],
+    todo: list[int],
+    skip: int = -1,
+) -> tuple[int, list[int]]:
+    """Follow the tracks on from the sides in `todo` (each `4 * slot + side entered by`), adding
+    to `reached` (per slot, the bit mask of its sides reached) in place; the slot `skip` is taken
+    as empty. Returns the bit mask of lanes whose destination station the tracks reach, and the
+    slots reached for the first time (a network grown by one card is followed from that card
+    alone: `rules.derailed.heuristic.play_values`)."""
     arrive = 0
-    todo = [4 * LENGTH * start_lane + int(Compass.W)]
+    new: list[int] = []
     while todo:
         code = todo.pop()
         s = code >> 2
@@ -89,6 +107,8 @@ def reach(
         if have & bit:
             continue
         reached[s] = have | bit
+        if not have:
+            new.append(s)
         tile = tops[s]
         if tile < 0 or s == skip:
             continue
@@ -98,7 +118,7 @@ def reach(
                 todo.append(n)
             elif n == DESTINATION:
                 arrive |= 1 << (s // LENGTH)
-    return reached, arrive
+    return arrive, new
 
 
 def through(

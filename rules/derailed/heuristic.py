@@ -25,7 +25,7 @@ from rules.core import CHANCE, Action, State
 from rules.derailed import actions as act
 from rules.derailed.bot import _distance, _value
 from rules.derailed.data import Data, Phase, Rules
-from rules.derailed.grid import BITS, DESTINATION, LENGTH, reach, slot_index, steps
+from rules.derailed.grid import BITS, DESTINATION, LENGTH, reach, slot_index, spread, steps
 from rules.derailed.legality import canonical_tile, tops
 from rules.derailed.state import Derailed
 
@@ -98,40 +98,21 @@ def play_values(rules: Rules, d: Data, seat: int, plays: list[act.Play]) -> list
             continue
         reached = list(without)
         old, on_top[s] = on_top[s], tile
-        todo = [n for side in BITS[reached[s]] for n in _onward(step, exits[tile][side], s)]
-        while todo:
-            code = todo.pop()
-            if code == DESTINATION:
-                arrive |= 1 << (s // LENGTH)
-                continue
-            t = code >> 2
-            bit = 1 << (code & 3)
-            have = reached[t]
-            if have & bit:
-                continue
-            reached[t] = have | bit
-            if not have and table[t] < best:
+        todo = []
+        for side in BITS[reached[s]]:
+            for x in BITS[exits[tile][side]]:
+                n = step[4 * s + x]
+                if n >= 0:
+                    todo.append(n)
+                elif n == DESTINATION:
+                    arrive |= 1 << (s // LENGTH)
+        more, new = spread(exits, on_top, step, reached, todo)
+        arrive |= more
+        for t in new:
+            if table[t] < best:
                 best = table[t]
-            here = on_top[t]
-            if here >= 0:
-                for x in BITS[exits[here][code & 3]]:
-                    n = step[4 * t + x]
-                    if n >= 0:
-                        todo.append(n)
-                    elif n == DESTINATION:
-                        arrive |= 1 << (t // LENGTH)
         on_top[s] = old
         out.append(-covers if arrive >> goal & 1 else -best - covers)
-    return out
-
-
-def _onward(step: tuple[int, ...], sides: int, s: int) -> list[int]:
-    """Where tracks leaving slot `s` by `sides` go (a slot's side, or DESTINATION)."""
-    out = []
-    for x in BITS[sides]:
-        n = step[4 * s + x]
-        if n >= 0 or n == DESTINATION:
-            out.append(n)
     return out
 
 
