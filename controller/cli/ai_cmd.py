@@ -29,6 +29,12 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         help="search time a decision on the CPU clock (the same search whatever the load)",
     )
     bench.add_argument("--seed", type=int, default=1, help="the first game's seed")
+    bench.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play each deal again with the computer's seat at the opponents' level, and "
+        "compare its margin on the same deal",
+    )
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.set_defaults(handler=_bench)
 
@@ -57,7 +63,7 @@ def _bench(args: argparse.Namespace) -> int:
         budget = None
     if budget is not None:  # the normal level's budget; the strong level's is 3 times it
         seats = Seats(level, scaled(budget, level), opponents, scaled(budget, opponents))
-    figures = bench(args.game, args.players, args.games, seats, args.seed)
+    figures = bench(args.game, args.players, args.games, seats, args.seed, args.duplicate)
     if args.json:
         print(json.dumps(figures))
     else:

@@ -75,9 +75,12 @@ def _venue(args: argparse.Namespace) -> int:
     settings = dataclasses.replace(settings, username=user, password=password, table="")
     if not 1 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: must be 1 to 65535")
-    folder = args.data or Path(
-        os.environ.get("RAILTABLE_VENUE_DATA", "~/.local/share/railtable-venue")
-    ).expanduser()
+    folder = (
+        args.data
+        or Path(
+            os.environ.get("RAILTABLE_VENUE_DATA", "~/.local/share/railtable-venue")
+        ).expanduser()
+    )
     run_venue(settings, folder, args.listen, args.port, args.pin)
     return 0
 

@@ -97,21 +97,37 @@ def pairwise(scores: list[float], seat: int) -> list[float]:
     ]
 
 
-def bench(game: str, players: int, games: int, seats: Seats, seed: int = 1) -> dict[str, Any]:
-    """Play `games` games; the figures as a JSON-ready dict."""
+def margin(scores: list[float], seat: int) -> float:
+    """The seat's score less the best other seat's."""
+    others = [s for j, s in enumerate(scores) if j != seat]
+    return scores[seat] - max(others) if others else 0.0
+
+
+def bench(
+    game: str, players: int, games: int, seats: Seats, seed: int = 1, duplicate: bool = False
+) -> dict[str, Any]:
+    """Play `games` games; the figures as a JSON-ready dict.
+
+    `duplicate`: each deal is played again with the computer's seat at the opponents' level (as
+    duplicate bridge compares two pairs on the same cards): the computer's margin less that
+    seat's margin on the same deal takes the deal's luck out of the comparison."""
     tally = Tally()
     shares: list[float] = []
     margins: list[float] = []
     ahead: list[float] = []
+    gains: list[float] = []
+    same = Seats(seats.opponents, seats.opponent_budget, seats.opponents, seats.opponent_budget)
     for i in range(games):
         seat = i % players
         state = play_game(game, players, seat, seats, seed + i, tally)
         scores = state.scores()
         shares.append(share(scores, seat))
-        others = [s for j, s in enumerate(scores) if j != seat]
-        margins.append(scores[seat] - max(others) if others else 0.0)
+        margins.append(margin(scores, seat))
         ahead.extend(pairwise(scores, seat))
-    return {
+        if duplicate:
+            again = play_game(game, players, seat, same, seed + i, Tally())
+            gains.append(margins[-1] - margin(again.scores(), seat))
+    figures = {
         "game": game,
         "players": players,
         "games": games,
@@ -131,6 +147,25 @@ def bench(game: str, players: int, games: int, seats: Seats, seed: int = 1) -> d
         "decision_cpu_p95_ms": _ms(_percentile(tally.cpu, 0.95)),
         "playouts_per_s": _rate(tally.iterations, tally.searched_wall),
         "playouts_per_cpu_s": _rate(tally.iterations, tally.searched_cpu),
+    }
+    if duplicate:
+        figures |= _duplicate_json(gains)
+    return figures
+
+
+def _duplicate_json(gains: list[float]) -> dict[str, Any]:
+    """The duplicate figures: the mean gain in margin a deal, its standard error, and the share
+    of deals on which the computer did better (level: half)."""
+    mean = sum(gains) / len(gains)
+    spread = (
+        (sum((g - mean) ** 2 for g in gains) / (len(gains) - 1)) ** 0.5 if len(gains) > 1 else 0.0
+    )
+    better = [1.0 if g > 0 else 0.5 if g == 0 else 0.0 for g in gains]
+    return {
+        "duplicate_margin_gain": round(mean, 2),
+        "duplicate_gain_se": round(spread / len(gains) ** 0.5, 2),
+        "duplicate_better": round(sum(better) / len(better), 3),
+        "duplicate_gains": gains,
     }
 
 

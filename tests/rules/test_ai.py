@@ -181,6 +181,16 @@ def test_the_bench_prints_its_figures() -> None:
     assert 0.0 <= figures["pairwise"] <= 1.0
 
 
+def test_the_duplicate_compares_the_computer_with_the_opponents_level_on_the_same_deal() -> None:
+    seats = Seats(Level.NORMAL, Budget(iterations=30))  # against the simple bots
+    figures = bench("trickoftherails", 3, 3, seats, seed=4, duplicate=True)
+    gains = figures["duplicate_gains"]
+    assert len(gains) == 3 and figures["duplicate_gain_se"] >= 0
+    assert figures["duplicate_margin_gain"] == pytest.approx(sum(gains) / 3, abs=0.01)
+    assert 0.0 <= figures["duplicate_better"] <= 1.0
+    assert "duplicate_gains" not in bench("trickoftherails", 3, 1, seats, seed=4)
+
+
 def test_the_pairwise_share_counts_each_other_seat_a_tie_half() -> None:
     from rules.ai.bench import pairwise
 

@@ -31,6 +31,19 @@ def test_bench_ai_on_the_cpu_clock_with_the_strong_level_searching_longer(
     assert figures["playouts_per_cpu_s"] > 0
 
 
+def test_bench_ai_duplicate_plays_each_deal_again_at_the_opponents_level(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The same level on both sides with an iteration budget: every decision is the same in
+    both plays of a deal, so the gain is nothing on every deal (the deals really are the same)."""
+    argv = ["bench", "ai", "--game", "offtherails", "--players", "2", "--games", "2"]
+    argv += ["--opponents", "normal", "--iterations", "4", "--duplicate", "--json"]
+    assert main(argv) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["duplicate_gains"] == [0.0, 0.0]
+    assert figures["duplicate_margin_gain"] == 0.0 and figures["duplicate_better"] == 0.5
+
+
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
