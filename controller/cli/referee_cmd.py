@@ -6,6 +6,8 @@ import argparse
 import json
 import multiprocessing
 import os
+import random
+import threading
 import time
 from typing import Any
 
@@ -29,6 +31,14 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         help="processes rendering camera frames and reading them with the vision pipeline "
         "beside the bench, as the service does on the same Pi (default 0: none)",
     )
+    bench.add_argument(
+        "--computer",
+        choices=("none", "process", "thread"),
+        default="none",
+        help="a computer player's search running all the while beside the bench: in a process "
+        "of its own as the service runs it, or on a thread of the bench's own process "
+        "(default none)",
+    )
     bench.set_defaults(handler=_bench)
 
 
@@ -46,13 +56,18 @@ def _bench(args: argparse.Namespace) -> int:
     ]
     for process in beside:
         process.start()
+    thinking = Thinking(args.computer)
     try:
         if beside:
             time.sleep(3.0)  # the renderers past their start-up, at work
+        thinking.start()
         figures = bench(games, args.seeds, args.players)
         figures["busy_processes"] = args.busy
+        figures["computer"] = args.computer
+        figures["computer_decisions"] = thinking.decisions
         figures["load_average"] = round(os.getloadavg()[0], 2)
     finally:
+        thinking.stop()
         stop.set()
         for process in beside:  # a renderer holds nothing worth finishing: stopped at once
             process.terminate()
@@ -63,6 +78,50 @@ def _bench(args: argparse.Namespace) -> int:
         for key, value in figures.items():
             print(f"{key:30} {value}")
     return 0
+
+
+class Thinking:
+    """A computer player thinking beside the bench: normal-level searches of an Off the Rails
+    position, one after another, in the search process or on a thread of this process."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.decisions = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self.where != "none":
+            self._thread = threading.Thread(target=self._think, daemon=True)
+            self._thread.start()
+            time.sleep(1.5)  # the search process started, a search under way
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _think(self) -> None:
+        from controller.game.search_process import SearchProcess
+        from rules.ai.player import Level, decide
+        from rules.core import CHANCE
+        from rules.playout import chance_step
+        from rules.registry import new_game
+
+        state = new_game("offtherails", {"players": 2}, 3)
+        chance = random.Random(3)
+        while state.current_player == CHANCE:
+            state.apply(chance_step(state, chance))
+        searcher = SearchProcess()
+        try:
+            while not self._stop.is_set():
+                if self.where == "thread":
+                    decide(state, Level.NORMAL, self.decisions)
+                else:
+                    searcher.decide(state, Level.NORMAL, self.decisions, None)
+                self.decisions += 1
+        finally:
+            searcher.close()
 
 
 def keep_busy(stop: Any) -> None:

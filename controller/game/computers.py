@@ -1,9 +1,11 @@
-"""Computer players at the table: each decision is searched on a worker thread, off the owner's
-critical path, and comes back to the owner as a command like any other.
+"""Computer players at the table: each decision is searched off the owner's critical path (in a
+process of its own, waited on by a worker thread) and comes back to the owner as a command.
 
 The owner (on its own thread) notices that a computer seat is to act (`LiveGame.computer_to_act`),
 hands the worker a copy of the state (`State.fork(history=True)`: the worker never touches the
-live game) and goes on at once. The worker runs `rules.ai.decide` and queues the decision back to
+live game) and goes on at once. The worker has `rules.ai.decide` run in the search process
+(`controller.game.search_process`: the service's interpreter never waits on a search; should
+that process fail, the worker searches itself) and queues the decision back to
 the owner, tagged with the state's move count: a decision for a state that has since changed
 (an undo, a new game, the host taking the seat back) is dropped; one that arrives while the table
 is not ready (a piece still to lay, an alert) waits until it is. The same worker answers a seat's
@@ -24,6 +26,7 @@ from typing import Any
 from controller.game.access import Asker, Refusal, Refused, Role
 from controller.game.live import LiveGame
 from controller.game.owner import GameOwner
+from controller.game.search_process import SearchFailed, SearchProcess
 from rules.ai.player import Decision, Level, decide
 from rules.ai.search import Budget
 from rules.core import Action, State
@@ -55,6 +58,8 @@ class ComputerStats:
     played: int = 0  # decisions taken into the game
     dropped: int = 0  # decisions for a state that had changed
     failed: int = 0  # searches that raised (the easy level played instead)
+    searched_here: int = 0  # searches the worker thread made itself (the search process failed)
+    search_processes: int = 0  # search processes started (more than 1: one failed and was replaced)
     hints: int = 0
     busy_s: float = 0.0  # the worker's time spent searching
 
@@ -79,6 +84,7 @@ class ComputerPlayers:
         self._queued = 0
         self._lock = threading.Lock()  # guards `_queued` (the owner and the HTTP loop add jobs)
         self._thread: threading.Thread | None = None
+        self.searcher = SearchProcess()
         self._asked: tuple[int, int] | None = None  # the (game, moves) being decided for
         self._ready: tuple[tuple[int, int], int, Action] | None = None  # decided, not yet taken
 
@@ -96,10 +102,10 @@ class ComputerPlayers:
         while True:
             job = self._jobs.get()
             if job is None:
-                return
+                break
             began = time.monotonic()
             try:
-                decision = decide(job.state, job.level, job.seed, job.budget)
+                decision = self._search(job)
             except Exception:  # a search that fails must not leave the table waiting
                 log.exception("the computer's search failed: the easy level plays instead")
                 self.stats.failed += 1
@@ -109,6 +115,18 @@ class ComputerPlayers:
                     self._queued -= 1
             self.stats.busy_s += time.monotonic() - began
             job.done(decision)
+        self.searcher.close()
+
+    def _search(self, job: _Job) -> Decision:
+        """The job's decision from the search process; on this thread if that process fails."""
+        try:
+            return self.searcher.decide(job.state, job.level, job.seed, job.budget)
+        except SearchFailed as error:
+            log.warning("%s: the computer searches on the service's own thread instead", error)
+            self.stats.searched_here += 1
+            return decide(job.state, job.level, job.seed, job.budget)
+        finally:
+            self.stats.search_processes = self.searcher.started
 
     def _queue(self, job: _Job, limit: int | None = None) -> bool:
         with self._lock:
