@@ -35,6 +35,7 @@ MAX_FRAME = 64 * 1024 * 1024  # a frame longer than this is nonsense: the child 
 GRACE_S = 30.0  # a search may take this much longer than its budget before its child is killed
 ITERATIONS_LIMIT_S = 300.0  # the limit for a search with an iteration budget
 CLOSE_S = 5.0  # how long a closed child may take to end (a search in hand) before it is killed
+NICENESS = 10  # the child yields the CPU to the service: a verdict never waits on a search
 
 
 class SearchFailed(Exception):
@@ -160,8 +161,10 @@ def serve(source: IO[bytes], sink: IO[bytes]) -> None:
 
 def main() -> None:
     """Serve the parent on stdin and stdout; anything printed goes to stderr, never the pipe.
-    Ctrl-C at a terminal reaches the child too: the parent alone decides when it ends."""
+    Ctrl-C at a terminal reaches the child too: the parent alone decides when it ends. Where
+    the cores are all busy, the service goes first (`NICENESS`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.nice(NICENESS)
     pipe_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     with contextlib.suppress(BrokenPipeError):
