@@ -253,9 +253,10 @@ def _config(data: Mapping[str, Any], path: Path) -> Config:
             shutdown_hold_s=values.get("gpio.shutdown_hold_s", 3.0),
             pin_factory=values.get("gpio.pin_factory", "auto"),
         ),
-        venue=_venue(lambda _, v: venue_settings(v, need_table=False))("[venue]", {
-            k.removeprefix("venue."): v for k, v in values.items() if k.startswith("venue.")
-        }),
+        venue=_venue(lambda _, v: venue_settings(v, need_table=False))(
+            "[venue]",
+            {k.removeprefix("venue."): v for k, v in values.items() if k.startswith("venue.")},
+        ),
         trusted_proxies=values.get("web.trusted_proxies", ()),
         path=path,
     )

@@ -22,12 +22,15 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from controller.game.access import Asker
 from controller.game.store import EventKind, LogReader
 from controller.table.service import NONE, SIMULATED, ServiceSettings, TableService
 from rules.core import Visibility
 from rules.registry import game_info
 
 STALL_TICKS = 50
+COMPUTER_ITERATIONS = 20  # a computer seat's search: fast, as in the tests
+COMPUTER_WAIT_S = 60.0  # a computer's search that has not come back by then is a stall
 MAX_TICKS = 200_000  # a game that never ends is given up here (a stall catches it long before)
 
 
@@ -52,6 +55,7 @@ class TableFigures:
     mistakes_recovered: int = 0
     false_applied: int = 0
     decisions_taken_for_player: int = 0
+    computer_moves: int = 0  # moves of the computer seats (`--computers`), laid by the bots
     log_errors: int = 0
     work_per_move_ms: list[float] = field(default_factory=list)
     stalled_at: list[str] = field(default_factory=list)  # what the referee said when it stalled
@@ -85,17 +89,25 @@ def run(
     games: int,
     first_seed: int = 1,
     mistake_rate: float = 0.06,
+    computers: int = 0,
 ) -> TableFigures:
-    """`games` whole games of `game` with seeds from `first_seed`."""
+    """`games` whole games of `game` with seeds from `first_seed`; the last `computers` seats
+    are computer players (normal level, `COMPUTER_ITERATIONS` a search)."""
     total = TableFigures()
     for seed in range(first_seed, first_seed + games):
         with tempfile.TemporaryDirectory(prefix="railtable-table-") as folder:
-            total.add(_one_game(game, players, inputs, seed, Path(folder), mistake_rate))
+            total.add(_one_game(game, players, inputs, seed, Path(folder), mistake_rate, computers))
     return total
 
 
 def _one_game(
-    game: str, players: int, inputs: Inputs, seed: int, folder: Path, mistake_rate: float
+    game: str,
+    players: int,
+    inputs: Inputs,
+    seed: int,
+    folder: Path,
+    mistake_rate: float,
+    computers: int = 0,
 ) -> TableFigures:
     settings = ServiceSettings(
         data_dir=folder,
@@ -109,6 +121,7 @@ def _one_game(
         bot_period_s=0.0,
         camera_period_s=0.0,
         mistake_rate=mistake_rate,
+        ai_iterations=COMPUTER_ITERATIONS,
     )
     figures = TableFigures(games=1)
     errors = _Errors()
@@ -116,6 +129,8 @@ def _one_game(
     service = TableService(settings)
     try:
         service.start(thread=False)
+        for seat in range(players - computers, players):
+            service.game.set_computer(Asker.host(), seat, "normal")
         record = service.game.record
         assert record is not None
         idle = 0
@@ -128,8 +143,9 @@ def _one_game(
                 figures.games_finished = 1
                 break
             started = time.thread_time()
-            service.tick()
+            service.owner.pump()  # a computer's decision comes back as a command, then the tick
             work += time.thread_time() - started
+            _computer_caught_up(service)
             _board_caught_up(service)
             bots = service.bots
             if bots is not None and bots.stats.mistakes > mistakes:
@@ -160,9 +176,25 @@ def _one_game(
         service.stop()
         logging.getLogger("railtable").removeHandler(errors)
     reader = LogReader(folder / "railtable.sqlite3")
-    figures.seat_moves, figures.decisions_taken_for_player = _from_log(reader, record.id, game)
+    seats = frozenset(range(players - computers, players))
+    figures.seat_moves, figures.decisions_taken_for_player, figures.computer_moves = _from_log(
+        reader, record.id, game, seats
+    )
     figures.log_errors = errors.count
     return figures
+
+
+def _computer_caught_up(service: TableService) -> None:
+    """Wait for a computer's search under way (it runs in its own process, not on this thread):
+    its time is not the table's, and no tick passes idle while it thinks."""
+    if not service.computers.busy:
+        return
+    deadline = time.monotonic() + COMPUTER_WAIT_S
+    while service.computers.busy and time.monotonic() < deadline:
+        time.sleep(0.001)
+    if service.computers.busy:
+        return
+    service.owner.pump()  # the decision that came: taken now
 
 
 def _moves(service: TableService) -> int:
@@ -186,17 +218,22 @@ def _board_caught_up(service: TableService, timeout_s: float = 2.0) -> None:
         time.sleep(0.0005)
 
 
-def _from_log(reader: LogReader, game_id: int, game: str) -> tuple[int, int]:
-    """Seat moves in the log, and inputs the referee applied itself (from its verdicts)."""
+def _from_log(
+    reader: LogReader, game_id: int, game: str, computers: frozenset[int] = frozenset()
+) -> tuple[int, int, int]:
+    """Seat moves in the log, inputs the referee applied itself (from its verdicts), and the
+    computer seats' moves."""
     codec = game_info(game).state_class.CODEC
     moves = 0
     taken = 0
+    computer_moves = 0
     for event in reader.events(game_id, limit=1_000_000):
         if event.kind is EventKind.ACTION and event.seat is not None and event.seat >= 0:
             moves += 1
+            computer_moves += event.seat in computers
         elif event.kind is EventKind.VERDICT and event.data.get("kind") == "applied":
             for data in event.data.get("actions", []):
                 action = codec.parse(data)
                 if not action.CHANCE_OUTCOME and action.VISIBILITY is Visibility.INPUT:
                     taken += 1
-    return moves, taken
+    return moves, taken, computer_moves

@@ -8,7 +8,14 @@ import json
 import tempfile
 from pathlib import Path
 
-from controller.cli._types import Subparsers, positive, positive_number, whole_between
+from controller.bench.table import COMPUTER_ITERATIONS
+from controller.cli._types import (
+    Subparsers,
+    UsageError,
+    positive,
+    positive_number,
+    whole_between,
+)
 
 
 def register(commands: Subparsers, benches: Subparsers) -> None:
@@ -82,6 +89,13 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     )
     table.add_argument("--games", type=positive, default=5, help="games, seeds from --seed")
     table.add_argument("--seed", type=positive, default=1, help="the first game's seed")
+    table.add_argument(
+        "--computers",
+        type=whole_between(0, 6),
+        default=0,
+        help="the last this many seats are computer players (normal level, a search of "
+        f"{COMPUTER_ITERATIONS} iterations), the bots laying their moves (default 0)",
+    )
     table.add_argument("--json", action="store_true", help="print one JSON object")
     table.set_defaults(handler=_table)
 
@@ -130,8 +144,19 @@ def _table(args: argparse.Namespace) -> int:
     from controller.config import Config, check_game
 
     check_game(Config(game=args.game, players=args.players), "--game", "--players")
-    figures = run(args.game, args.players, Inputs(args.inputs), args.games, args.seed)
-    out = {"game": args.game, "players": args.players, "inputs": args.inputs, **figures.to_json()}
+    if args.computers > args.players:
+        raise UsageError(f"--computers {args.computers}: more than --players {args.players}")
+    figures = run(
+        args.game, args.players, Inputs(args.inputs), args.games, args.seed,
+        computers=args.computers,
+    )  # fmt: skip
+    out = {
+        "game": args.game,
+        "players": args.players,
+        "inputs": args.inputs,
+        "computers": args.computers,
+        **figures.to_json(),
+    }
     if args.json:
         print(json.dumps(out))
     else:

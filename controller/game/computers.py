@@ -110,11 +110,12 @@ class ComputerPlayers:
                 log.exception("the computer's search failed: the easy level plays instead")
                 self.stats.failed += 1
                 decision = decide(job.state, Level.EASY, job.seed)
-            finally:
+            self.stats.busy_s += time.monotonic() - began
+            try:
+                job.done(decision)
+            finally:  # busy until its decision is queued to the owner
                 with self._lock:
                     self._queued -= 1
-            self.stats.busy_s += time.monotonic() - began
-            job.done(decision)
         self.searcher.close()
 
     def _search(self, job: _Job) -> Decision:
@@ -136,6 +137,12 @@ class ComputerPlayers:
         self._start()
         self._jobs.put(job)
         return True
+
+    @property
+    def busy(self) -> bool:
+        """Whether a search is queued or under way."""
+        with self._lock:
+            return self._queued > 0
 
     def stop(self) -> None:
         """Let the worker end after the search at hand (its result is then dropped)."""

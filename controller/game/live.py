@@ -199,6 +199,8 @@ class LiveGame:
             return seat
         if verdict.kind is VerdictKind.NEEDS_INPUT and verdict.seat == seat:
             return seat  # its own decision (a hidden split, which jewel): it answers itself
+        if verdict.kind is VerdictKind.WAITING and verdict.seat == seat:
+            return seat  # the table shows its move already as someone laid it: it decides
         return None
 
     def play_computer(self, seat: int, moves: int, action: Action) -> bool:

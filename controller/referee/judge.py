@@ -462,6 +462,11 @@ class Referee:
                     question, text="the table is as the rules expect; " + question.text
                 )
             return Verdict(VerdictKind.IN_SYNC, "the table is as the rules expect")
+        turn = state.current_player
+        if turn is not None and turn in locked and _after_seen_draw(state):
+            # the computer's move right after a draw the table shows (the tile it turned up,
+            # laid as whoever turned it laid it): it decides, then the table follows it
+            return self._computer_decides((), turn)
         if not changed & mismatch:
             # every change brings the table closer to the rules: players are following them
             return self._instructions(state, observation, expected, mismatch)
@@ -481,7 +486,7 @@ class Referee:
             self._search(state, observation, search, resolve_chance)
         best = self._best(search.found)
         if best:
-            return self._decide(state, observation, best, resolve_chance)
+            return self._decide(state, observation, best, resolve_chance, locked)
         if hidden:  # unknown locations are never evidence for an alert: could they explain it?
             search = _Search(
                 changed | hidden,
@@ -747,6 +752,7 @@ class Referee:
                 if path.asked is None and (
                     (step is _StepKind.FORCED_INPUT and choices > 1)
                     or (step is _StepKind.OPTIONAL_INPUT and action.DECISION is not _NONE)
+                    or seat in search.locked
                 ):
                     child = dataclasses.replace(child, asked=len(path.actions))
                 return seen, looks, child
@@ -816,8 +822,12 @@ class Referee:
     ) -> Iterator[tuple[Action, _StepKind]]:
         """The steps worth trying here; `stirred` are locations the sequence has changed so far
         where the table shows no change (a wagon left, another of the same colour came in)."""
-        if state.current_player in search.locked:
+        if state.current_player in search.locked and not _after_seen_draw(state):
             return  # the computer's turn: its actions come from its decision, never the table
+        # right after a draw the table shows (a tile the computer turned up, its face now seen),
+        # the table may show the computer's next action too, as whoever turned it laid it: a
+        # reading may pass through that action, but stops before it (`_child`: the computer
+        # decides it, and what lies otherwise becomes its instruction)
         if state.current_player == CHANCE:
             if not state.observed_chance():
                 if resolve_chance is not None:  # the digital deck draws it
@@ -914,6 +924,7 @@ class Referee:
         observation: Observation,
         best: list[_Candidate],
         resolve_chance: ChanceResolver | None,
+        locked: frozenset[int] = frozenset(),
     ) -> Verdict:
         # wait for what is hidden for now (a hand); what no input can ever see (a starting area
         # with the sensor board alone, a tile under a wagon) is never waited for: the readings
@@ -951,6 +962,9 @@ class Referee:
         if len(parts) == 1:
             ((part, asks),) = parts.items()
             if asks:
+                seat, _ = self._waiting(state, part, resolve_chance)
+                if seat is not None and seat in locked:
+                    return self._computer_decides(part, seat)
                 return self._ask(state, part, resolve_chance)
             return self._applied(state, observation, readings[0], resolve_chance)
         sequences = list(parts)
@@ -988,6 +1002,23 @@ class Referee:
             + " | ".join(o.text for o in options),
             actions=prefix,
             options=options,
+            seat=seat,
+        )
+
+    @staticmethod
+    def _computer_decides(prefix: tuple[Action, ...], seat: int) -> Verdict:
+        """A reading that reaches a computer seat's action: what came before it is applied (a
+        draw the table shows), the action itself is the computer's to decide."""
+        if prefix:
+            return Verdict(
+                VerdictKind.APPLIED,
+                f"applied: {_text(prefix)}; seat {seat}, the computer, decides its move",
+                actions=prefix,
+            )
+        return Verdict(
+            VerdictKind.WAITING,
+            f"waiting: seat {seat}, the computer, decides its move (the table may show it "
+            "already; what differs becomes its instruction)",
             seat=seat,
         )
 
@@ -1347,6 +1378,15 @@ def _one_value(getter: Callable[[Action], Any]) -> Callable[[Action], tuple[Any,
 def _the(words: str) -> str:
     """`the red minecart`, and `the Rock` rather than `the the Rock`."""
     return words if words.lower().startswith("the ") else f"the {words}"
+
+
+def _after_seen_draw(state: State) -> bool:
+    """Whether the last action was a draw the table shows (a tile turned up: its face)."""
+    history = state.history
+    if not history:
+        return False
+    last = history[-1]
+    return bool(last.CHANCE_OUTCOME) and last.VISIBILITY is Visibility.TABLE
 
 
 def _common_prefix(sequences: list[tuple[Action, ...]]) -> tuple[Action, ...]:

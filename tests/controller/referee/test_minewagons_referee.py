@@ -189,3 +189,66 @@ def test_bot_races_shown_to_the_referee(seed: int) -> None:
     assert all(r.alerted and not r.false_applied for r in wrong)
     single = [r for r in results if r.kind is CaseKind.SINGLE]
     assert single and all(r.recovered or r.unseen for r in single)
+
+
+def _turning_up(seed: int = 3) -> tuple[State, int]:
+    """A game at a seat's turning a green tile up (random players until one does)."""
+    state = rules.new_game("minewagons", {"players": 2}, seed)
+    rng = random.Random(seed)
+    while True:
+        seat = state.current_player
+        assert seat is not None
+        if seat >= 0:
+            turns = [a for a in state.legal_actions() if a.TYPE == "turn_up"]
+            if turns:
+                state.apply(turns[0])
+                return state, seat
+        state.apply(choose(state, rng))
+
+
+def test_a_tile_the_computer_turned_up_shows_its_face_and_the_computer_lays_it() -> None:
+    """The computer turns a green tile up; whoever turns it for it lays it some way. The face is
+    read from the table (chance), how it lies is the computer's to decide: nothing of the
+    computer's is taken from the table, and its decision then says how to lay it."""
+    state, seat = _turning_up()
+    computer = frozenset({seat})
+    before = REFEREE.table_of(state)
+    outcome = next(a for a, p in state.chance_outcomes() if p > 0)
+    with state.applied([outcome]):
+        orients = [a for a in state.legal_actions() if a.VISIBILITY is Visibility.TABLE]
+        laid_as, decided = orients[0], orients[-1]
+        assert laid_as != decided
+        with state.applied([laid_as]):
+            shown = REFEREE.table_of(state)
+    seen = Observation.exact(TableObservation.of(shown), NAMES)
+    verdict = REFEREE.judge(state, seen, before, locked=computer)
+    assert verdict.kind is VerdictKind.APPLIED and verdict.actions == (outcome,)
+    assert f"seat {seat}, the computer, decides its move" in verdict.text
+    state.apply(outcome)
+    verdict = REFEREE.judge(state, seen, shown, locked=computer)
+    assert verdict.kind is VerdictKind.WAITING and verdict.seat == seat and not verdict.actions
+    state.apply(decided)  # the computer lays it otherwise: the table is to follow it
+    verdict = REFEREE.judge(state, seen, shown, locked=computer)
+    assert verdict.kind is VerdictKind.INSTRUCTIONS and not verdict.actions
+    # a person's seat: the face and how it lies are read together, as one move
+    state.undo()
+    state.undo()
+    verdict = REFEREE.judge(state, seen, before)
+    assert verdict.kind is VerdictKind.APPLIED and verdict.actions == (outcome, laid_as)
+
+
+def test_a_tile_turned_up_on_the_computers_turn_is_no_move_of_its() -> None:
+    """Before the computer's decision, a tile turned up by someone else is an alert."""
+    state, seat = _turning_up()
+    state.undo()  # the computer has not decided to turn it up
+    before = REFEREE.table_of(state)
+    turn = next(a for a in state.legal_actions() if a.TYPE == "turn_up")
+    with state.applied([turn]):
+        outcome = next(a for a, p in state.chance_outcomes() if p > 0)
+        with state.applied([outcome]):
+            laid = next(a for a in state.legal_actions() if a.VISIBILITY is Visibility.TABLE)
+            with state.applied([laid]):
+                shown = REFEREE.table_of(state)
+    seen = Observation.exact(TableObservation.of(shown), NAMES)
+    verdict = REFEREE.judge(state, seen, before, locked=frozenset({seat}))
+    assert verdict.kind is VerdictKind.ALERT and "the computer's" in verdict.text
