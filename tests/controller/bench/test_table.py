@@ -1,0 +1,35 @@
+"""`railtable bench table` with computer seats: whole games on the simulated table where the bots
+lay the computer's moves, every game to its end, nothing taken from the table for the computer."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.bench.table import Inputs, run
+from controller.cli import main
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "inputs"),
+    [
+        ("minewagons", 2, Inputs.BOTH),  # a tile it turns up: its face read by the camera
+        ("minewagons", 2, Inputs.SENSORS),  # its face said on a phone (the sensors cannot tell)
+        ("offtherails", 2, Inputs.SENSORS),
+        ("trickoftherails", 3, Inputs.SENSORS),
+        ("derailed", 2, Inputs.SENSORS),
+    ],
+)
+def test_a_whole_game_with_a_computer_seat(game: str, players: int, inputs: Inputs) -> None:
+    figures = run(game, players, inputs, 1, first_seed=2, computers=1)
+    assert figures.games_finished == 1, figures.stalled_at
+    assert figures.stalls == 0 and figures.log_errors == 0
+    assert figures.computer_moves > 0 and figures.seat_moves > figures.computer_moves
+    assert figures.false_applied == 0 and figures.decisions_taken_for_player == 0
+    assert figures.mistakes_alerted == figures.mistakes_made
+
+
+def test_more_computers_than_players_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["bench", "table", "--game", "derailed", "--players", "2", "--computers", "3"]
+    assert main(argv) != 0
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("--computers 3: more than --players 2") and "\n" not in err
