@@ -1017,8 +1017,7 @@ class Referee:
             )
         return Verdict(
             VerdictKind.WAITING,
-            f"waiting: seat {seat}, the computer, decides its move (the table may show it "
-            "already; what differs becomes its instruction)",
+            f"waiting: seat {seat}, the computer, decides its move",
             seat=seat,
         )
 
