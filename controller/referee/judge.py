@@ -1012,12 +1012,12 @@ class Referee:
         if prefix:
             return Verdict(
                 VerdictKind.APPLIED,
-                f"applied: {_text(prefix)}; seat {seat}, the computer, decides its move",
+                f"applied: {_text(prefix)}; now seat {seat} decides its move",
                 actions=prefix,
             )
         return Verdict(
             VerdictKind.WAITING,
-            f"waiting: seat {seat}, the computer, decides its move",
+            f"waiting for seat {seat} to decide its move",
             seat=seat,
         )
 

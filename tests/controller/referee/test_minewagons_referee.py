@@ -223,7 +223,7 @@ def test_a_tile_the_computer_turned_up_shows_its_face_and_the_computer_lays_it()
     seen = Observation.exact(TableObservation.of(shown), NAMES)
     verdict = REFEREE.judge(state, seen, before, locked=computer)
     assert verdict.kind is VerdictKind.APPLIED and verdict.actions == (outcome,)
-    assert f"seat {seat}, the computer, decides its move" in verdict.text
+    assert f"now seat {seat} decides its move" in verdict.text
     state.apply(outcome)
     verdict = REFEREE.judge(state, seen, shown, locked=computer)
     assert verdict.kind is VerdictKind.WAITING and verdict.seat == seat and not verdict.actions
