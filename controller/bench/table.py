@@ -25,7 +25,7 @@ from typing import Any
 from controller.game.access import Asker
 from controller.game.store import EventKind, LogReader
 from controller.table.service import NONE, SIMULATED, ServiceSettings, TableService
-from rules.core import Visibility
+from rules.core import CHANCE, Visibility
 from rules.registry import game_info
 
 STALL_TICKS = 50
@@ -162,10 +162,7 @@ def _one_game(
             idle += 1
             if idle >= STALL_TICKS:
                 figures.stalls = 1
-                verdict = service.game.verdict
-                figures.stalled_at.append(
-                    f"{game} seed {seed}: " + (verdict.text if verdict else "no verdict")[:200]
-                )
+                figures.stalled_at.append(f"{game} seed {seed}: " + _last_said(service)[:200])
                 break
         bots = service.bots
         if bots is not None:
@@ -182,6 +179,21 @@ def _one_game(
     )
     figures.log_errors = errors.count
     return figures
+
+
+def _last_said(service: TableService) -> str:
+    """The verdict standing when a game stalled, else the last one the log holds, and who was
+    to act: what a stall says to whoever reads the figures."""
+    verdict = service.game.verdict
+    text = verdict.text if verdict is not None else ""
+    record = service.game.record
+    if not text and record is not None:
+        rows = service.log.events(record.id, limit=100_000)
+        said = [e for e in rows if e.kind is EventKind.VERDICT]
+        text = "(last) " + str(said[-1].data.get("text", "")) if said else "no verdict"
+    state = service.game.state
+    turn = state.current_player if state is not None else None
+    return f"{text}; to act: {'chance' if turn == CHANCE else turn}"
 
 
 def _computer_caught_up(service: TableService) -> None:
