@@ -145,9 +145,12 @@ class ComputerPlayers:
             return self._queued > 0
 
     def stop(self) -> None:
-        """Let the worker end after the search at hand (its result is then dropped)."""
+        """Let the worker end after the search at hand (its result is then dropped), and the
+        search process with it."""
         if self._thread is not None:
-            self._jobs.put(None)
+            self._jobs.put(None)  # the worker closes the search process as it ends
+        else:
+            self.searcher.close()  # started ahead of a first search that never came
 
     def budget(self, level: Level) -> Budget | None:
         """The search's budget: iterations where configured (the strong level 3 times as many),
@@ -162,6 +165,8 @@ class ComputerPlayers:
         """Called by the owner between commands: a computer seat to act gets its decision
         started (or taken, if it came while the table was not ready)."""
         game = self.owner.game
+        if game.computers and self.searcher.started == 0:
+            self.searcher.start()  # its imports before its first search (a second or two on a Pi)
         seat = game.computer_to_act()
         if seat is None or game.record is None or game.state is None:
             return

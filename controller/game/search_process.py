@@ -8,10 +8,11 @@ only waits on a pipe, which lets the interpreter go; on a Pi the search runs on 
 
 The pipe carries length-prefixed pickles between this process and the child it started (nothing
 else writes to it): the state to decide for, its level, seed and budget one way, the `Decision`
-or the error's one line back. The child starts at the first search and serves every search after
-it; it ends when the service closes its input (or dies: the child reads the end of its input).
+or the error's one line back. The child starts at the first search (or `start`) and serves every
+search after it; it ends when the service closes its input (or dies: its input ends then too).
 A child that dies, answers nonsense or takes far longer than its budget is killed and
-`SearchFailed` raised; the next search starts a new child.
+`SearchFailed` raised; the next search starts a new child. The service starts the child as soon as
+a seat is the computer's (`start`), so its imports do not delay the first decision.
 """
 
 from __future__ import annotations
@@ -108,6 +109,11 @@ class SearchProcess:
                 self._end(child)
                 raise SearchFailed(f"the search process answered a {type(answer).__name__}")
             return answer
+
+    def start(self) -> None:
+        """Start the child now, if none runs, so that its first search does not wait for it."""
+        with self._lock:
+            self._running()
 
     def close(self) -> None:
         """End the child (after the search in hand, or killed after `CLOSE_S`)."""
