@@ -111,9 +111,13 @@ class SearchProcess:
             return answer
 
     def start(self) -> None:
-        """Start the child now, if none runs, so that its first search does not wait for it."""
-        with self._lock:
-            self._running()
+        """Start the child now, if none runs, so that its first search does not wait for it
+        (never waits itself: with a search under way there is a child already)."""
+        if self._lock.acquire(blocking=False):
+            try:
+                self._running()
+            finally:
+                self._lock.release()
 
     def close(self) -> None:
         """End the child (after the search in hand, or killed after `CLOSE_S`)."""
@@ -121,7 +125,9 @@ class SearchProcess:
             self._close()
 
     def _running(self) -> subprocess.Popen[bytes]:
-        if self._child is None or self._child.poll() is not None:
+        if self._child is not None and self._child.poll() is not None:
+            self._end(self._child)  # died between searches: its pipes closed, it is reaped
+        if self._child is None:
             self._child = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True
             )
