@@ -21,12 +21,21 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         "--opponents", choices=["easy", "normal", "strong"], default="easy", help="other seats"
     )
     budget = bench.add_mutually_exclusive_group()
-    budget.add_argument("--seconds", type=positive_number, help="search time a decision")
-    budget.add_argument("--iterations", type=positive, help="search iterations a decision")
+    budget.add_argument(
+        "--seconds",
+        type=positive_number,
+        help="search time a decision at the normal level (which still stops at its set "
+        "iterations); the strong level's is 3 times it",
+    )
+    budget.add_argument(
+        "--iterations",
+        type=positive,
+        help="search iterations a decision at the normal level (the strong level's 3 times it)",
+    )
     budget.add_argument(
         "--cpu-seconds",
         type=positive_number,
-        help="search time a decision on the CPU clock (the same search whatever the load)",
+        help="as --seconds, on the CPU clock (the same search whatever the load)",
     )
     bench.add_argument("--seed", type=int, default=1, help="the first game's seed")
     bench.add_argument(

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.ai.player import SECONDS, Level, decide
+from rules.ai.player import Level, decide, level_budget
 from rules.ai.search import Budget
 from rules.core import CHANCE, State
 from rules.playout import chance_step
@@ -133,8 +133,8 @@ def bench(
         "games": games,
         "level": seats.level.value,
         "opponents": seats.opponents.value,
-        "budget": _budget_json(seats.budget, seats.level),
-        "opponent_budget": _budget_json(seats.opponent_budget, seats.opponents),
+        "budget": _budget_json(game, seats.budget, seats.level),
+        "opponent_budget": _budget_json(game, seats.opponent_budget, seats.opponents),
         "win_share": round(sum(shares) / games, 3),
         "wins": shares,
         "pairwise": round(sum(ahead) / len(ahead), 3) if ahead else 0.0,
@@ -177,9 +177,9 @@ def _rate(count: int, seconds: float) -> float:
     return round(count / seconds, 1) if seconds else 0.0
 
 
-def _budget_json(budget: Budget | None, level: Level) -> dict[str, Any] | None:
+def _budget_json(game: str, budget: Budget | None, level: Level) -> dict[str, Any] | None:
+    """The level's search a decision (see `level_budget`); None for the easy level."""
     if level is Level.EASY:
         return None
-    if budget is None:
-        return {"seconds": SECONDS.get(level)}
-    return {"iterations": budget.iterations, "seconds": budget.seconds, "cpu": budget.cpu}
+    chosen = level_budget(game, level, budget)
+    return {"iterations": chosen.iterations, "seconds": chosen.seconds, "cpu": chosen.cpu}

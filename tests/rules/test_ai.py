@@ -398,3 +398,24 @@ def test_the_off_the_rails_ranking_puts_track_ahead_of_the_carts_first() -> None
         other = [a for a in groups.placings if a not in ahead]
         assert not set(other) & set(order)  # placements elsewhere: left to the bot's picks
     assert laying > 10
+
+
+def test_the_normal_level_is_a_set_search_size_and_strong_the_clock() -> None:
+    """The normal level searches its game's `NORMAL_ITERATIONS` (within its second), so it plays
+    the same on any machine; iterations given replace it; the strong level searches its 3 s."""
+    from rules.ai.player import DEFAULT_NORMAL_ITERATIONS, NORMAL_ITERATIONS, level_budget
+
+    assert set(NORMAL_ITERATIONS) == set(rules.GAMES)
+    cap = NORMAL_ITERATIONS["offtherails"]
+    assert level_budget("offtherails", Level.NORMAL) == Budget(iterations=cap, seconds=1.0)
+    assert level_budget("offtherails", Level.NORMAL, Budget(seconds=0.5, cpu=True)) == Budget(
+        iterations=cap, seconds=0.5, cpu=True
+    )
+    assert level_budget("offtherails", Level.NORMAL, QUICK) == QUICK
+    assert level_budget("no such game", Level.NORMAL).iterations == DEFAULT_NORMAL_ITERATIONS
+    assert level_budget("offtherails", Level.STRONG) == Budget(seconds=3.0)
+    state = _advance(rules.new_game("trickoftherails", {"players": 3}, 5), random.Random(4), 3)
+    first = decide(state, Level.NORMAL, 9)
+    assert first.result is not None
+    assert first.result.iterations == NORMAL_ITERATIONS["trickoftherails"]
+    assert decide(state, Level.NORMAL, 9).action == first.action  # the same for a seed
