@@ -154,7 +154,7 @@ class ComputerPlayers:
 
     def budget(self, level: Level) -> Budget | None:
         """The search's budget: iterations where configured (the strong level 3 times as many),
-        else None: the level's own time (`rules.ai.player.SECONDS`)."""
+        else None: the level's own (`rules.ai.player.level_budget`)."""
         if self.iterations <= 0 or level is Level.EASY:
             return None
         factor = STRONG_FACTOR if level is Level.STRONG else 1
