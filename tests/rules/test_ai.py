@@ -207,17 +207,21 @@ def test_no_decision_for_chance_or_a_finished_game() -> None:
 
 
 def test_the_strong_level_weighs_as_many_actions_each_searched_longer() -> None:
-    """Strong searches 3 times as long as normal and widens its tree as much more slowly: with 3
-    times the iterations its root weighs about as many actions as normal's (each searched 3
-    times as often), not more actions searched little more each."""
+    """Strong searches 3 times as long as normal, widens its tree as much more slowly and explores
+    less: with 3 times the iterations its root weighs about as many actions as normal's, its best
+    searched more than twice as often, not more actions searched little more each."""
     import math
 
-    from rules.ai.player import widened
-    from rules.ai.search import DEFAULT
+    from rules.ai.player import STRONG_EXPLORATION, level_settings
+    from rules.ai.search import DEFAULT, Settings
 
-    assert widened(DEFAULT, Level.NORMAL) == DEFAULT
-    strong = widened(DEFAULT, Level.STRONG)
+    assert level_settings(DEFAULT, Level.NORMAL) == DEFAULT
+    strong = level_settings(DEFAULT, Level.STRONG)
     assert strong.widen == pytest.approx(DEFAULT.widen / math.sqrt(3))
+    assert strong.exploration == pytest.approx(STRONG_EXPLORATION)
+    assert strong.exploration < DEFAULT.exploration
+    custom = level_settings(Settings(exploration=1.4), Level.STRONG)
+    assert custom.exploration == pytest.approx(1.4 * STRONG_EXPLORATION / DEFAULT.exploration)
     state = _advance(rules.new_game("derailed", {"players": 4}, 3), random.Random(1), 2)
     normal_root = decide(state, Level.NORMAL, 1, Budget(iterations=100)).result
     strong_root = decide(state, Level.STRONG, 1, Budget(iterations=300)).result
