@@ -48,8 +48,9 @@ DEFAULT_NORMAL_ITERATIONS = 150
 STRONG_EXPLORATION = 0.3
 """UCB1's constant at the strong level (the normal level's is `DEFAULT.exploration`, 0.7): with
 three times the search, it spends more of it on the actions that look best and the replies to
-them, rather than on all of them alike. Against the normal level (2 players, 3 CPU s against its
-set size, seeds 1..12) it took strong from about even to ahead (docs/ai.md, "Strong focused")."""
+them, rather than on all of them alike. Against the normal level (3 CPU s against its set size;
+Trick of the Rails with 3 players, the other games with 2; 10 to 15 seeded games each) it took
+strong from about even to ahead in every game (docs/ai.md, "Strong focused")."""
 
 
 def level_settings(settings: Settings, level: Level) -> Settings:

@@ -22,8 +22,7 @@ def _rows(service: TableService) -> list[tuple[EventKind, str]]:
     record = service.game.record
     assert record is not None
     return [
-        (e.kind, str(e.data.get("kind", "")))
-        for e in service.log.events(record.id, limit=100_000)
+        (e.kind, str(e.data.get("kind", ""))) for e in service.log.events(record.id, limit=100_000)
     ]
 
 

@@ -160,7 +160,7 @@ def test_the_speech_setting_is_checked(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as error:
         load_config(config)
     assert str(error.value) == (
-        f"{config}: [table] speech = 'loud': must be \"auto\", \"on\" or \"off\""
+        f'{config}: [table] speech = \'loud\': must be "auto", "on" or "off"'
     )
     main = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
     run = subprocess.run(

@@ -45,7 +45,7 @@ def test_the_table_service_publishes_its_game(broker: Mosquitto, tmp_path: Path)
     ("flags", "says"),
     [
         ([], "railtable venue: no broker: give --broker mqtt://host or set [venue] broker"),
-        (["--broker", "http://x"], 'railtable venue: --broker = \'http://x\': must be "mqtt://'),
+        (["--broker", "http://x"], "railtable venue: --broker = 'http://x': must be \"mqtt://"),
         (["--broker", "mqtt://x", "--venue", "a b"], "railtable venue: --venue = 'a b': must be"),
     ],
 )
