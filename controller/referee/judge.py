@@ -220,6 +220,10 @@ _UNSEEN = frozenset({_StepKind.IMPLIED, _StepKind.FORCED_INPUT, _StepKind.OPTION
 _PLAYED = frozenset({_StepKind.BY_HAND, _StepKind.IMPLIED, _StepKind.OPTIONAL_INPUT})
 
 
+_NEXT_PLAYER = -2  # a `_Path.run_seat`: a turn ended unseen and draws followed; whichever
+# seat acts first after them proves it (`Action.PROVEN_BY_NEXT_SEAT`)
+
+
 @dataclass(frozen=True)
 class _Path:
     """A searched sequence: its actions, the table it leaves, and what it is made of."""
@@ -243,6 +247,8 @@ class _Path:
     # a play as it was laid, its consequences not yet carried out by hand (a trick's last card)
     by_hand_at: frozenset[str] = frozenset()  # locations last changed by a hand's action that
     # names them (a wagon's start and stop), not by what the rules did after it
+    passed: bool = False  # a turn ended unseen into draws (`_NEXT_PLAYER`): once per reading,
+    # or an evening of empty turns could explain any table (a cart driven off, placed again)
 
     @property
     def run_shows(self) -> bool:
@@ -253,7 +259,7 @@ class _Path:
             return None
         if step in (_StepKind.DRAWN, _StepKind.SEEN_DRAW, _StepKind.FORCED_INPUT):
             return self.run_seat
-        return seat if self.run_seat is None else self.run_seat
+        return seat if self.run_seat in (None, _NEXT_PLAYER) else self.run_seat
 
     def then(
         self,
@@ -275,14 +281,19 @@ class _Path:
         by_rules = by_rules or (step is _StepKind.IMPLIED and shows)  # proven by the table:
         # what it set off (a hit minecart turned round) is the rules' own, for players to do
         run = self._run_after(step, shows, seat)
+        passed = self.passed
         if (
             run is not None
             and step is _StepKind.IMPLIED
             and action.PROVEN_BY_NEXT_SEAT
             and next_seat is not None
-            and next_seat >= 0
         ):
-            run = next_seat  # the turn passed on unseen: the next seat's move proves it
+            if next_seat >= 0:
+                run = next_seat  # the turn passed on unseen: the next seat's move proves it
+            elif next_seat == CHANCE and not self.passed:
+                run = _NEXT_PLAYER  # draws come first (Off the Rails' deposits phase): the
+                # first player to act after them proves it, whoever the draws make it
+                passed = True
         return _Path(
             (*self.actions, action),
             table,
@@ -299,6 +310,7 @@ class _Path:
             by_hand_at=(self.by_hand_at - moved) | (moved & _field_values(action))
             if by_hand
             else self.by_hand_at - moved,
+            passed=passed,
         )
 
 
@@ -647,7 +659,7 @@ class Referee:
                 return
             if step is _StepKind.FORCED_INPUT and answered:
                 continue
-            if step in _PLAYED and path.run_seat not in (None, node.seat):
+            if step in _PLAYED and path.run_seat not in (None, node.seat, _NEXT_PLAYER):
                 continue  # unseen steps are proven by the table, or by the same seat's action
             if step is _StepKind.BY_HAND and path.by_hand >= limits.max_table_actions:
                 continue
