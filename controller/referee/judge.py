@@ -151,7 +151,10 @@ class Limits:
     """Bounds that keep the search short and deterministic."""
 
     max_actions: int = 10  # players' actions in one sequence (implied ones included, draws aside)
-    max_table_actions: int = 3  # actions that show on the table, in one sequence
+    max_table_actions: int = 3  # actions that show on the table, in one sequence; more where
+    # more locations changed (each hand's action shows on one at least: a whole trick of four or
+    # five cards seen at once), up to `most_table_actions`
+    most_table_actions: int = 5
     max_optional_inputs: int = 1  # INPUT actions taken where the rules did not wait for them
     max_forced_inputs: int = 16  # alternatives tried where the rules wait for an input
     node_budget: int = 3000  # actions applied in one search
@@ -184,6 +187,7 @@ class _Search:
     )  # the same actions in another order leaving the same table: searched once
     nodes: int = 0
     found: list[_Candidate] = field(default_factory=list)
+    hands: int = 3  # actions that show on the table, in one sequence (`Limits`)
 
 
 _Child = tuple[Any, Any, "_Path"] | None  # a step tried: (transposition key, input's looks,
@@ -573,6 +577,11 @@ class Referee:
         `search.tree`: a deeper pass walks what is known without applying anything, and applies
         actions only to reach the nodes it has not seen (`_goto`)."""
         start = _Path((), search.base_table)
+        limits = self.limits
+        seen_to_change = len(search.changed - search.covered) + (
+            len(search.covered & search.changed) if search.one_is_enough else 0
+        )  # the waiting search counts the covered locations too: each may hide a hand's action
+        search.hands = max(limits.max_table_actions, min(seen_to_change, limits.most_table_actions))
         try:
             for bound in range(1, self.limits.max_actions + 1):
                 search.bound = bound
@@ -661,7 +670,7 @@ class Referee:
                 continue
             if step in _PLAYED and path.run_seat not in (None, node.seat, _NEXT_PLAYER):
                 continue  # unseen steps are proven by the table, or by the same seat's action
-            if step is _StepKind.BY_HAND and path.by_hand >= limits.max_table_actions:
+            if step is _StepKind.BY_HAND and path.by_hand >= search.hands:
                 continue
             if step is _StepKind.OPTIONAL_INPUT and (
                 not search.optional_inputs or path.optional_inputs >= limits.max_optional_inputs
