@@ -583,7 +583,11 @@ class Referee:
         )  # the waiting search counts the covered locations too: each may hide a hand's action
         search.hands = max(limits.max_table_actions, min(seen_to_change, limits.most_table_actions))
         try:
-            for bound in range(1, self.limits.max_actions + 1):
+            first = self.limits.max_actions if search.one_is_enough else 1
+            # whether any reading exists (before a wait): depth first, no deepening, for the
+            # first reading ends it (a lead under a hand may be any card: deepening would try
+            # every lead with every next card at each depth before reaching the trick's end)
+            for bound in range(first, self.limits.max_actions + 1):
                 search.bound = bound
                 search.found.clear()
                 search.cut = False
