@@ -151,7 +151,10 @@ class Limits:
     """Bounds that keep the search short and deterministic."""
 
     max_actions: int = 10  # players' actions in one sequence (implied ones included, draws aside)
-    max_table_actions: int = 3  # actions that show on the table, in one sequence
+    max_table_actions: int = 3  # actions that show on the table, in one sequence; more where
+    # more locations changed (each hand's action shows on one at least: a whole trick of four or
+    # five cards seen at once), up to `most_table_actions`
+    most_table_actions: int = 5
     max_optional_inputs: int = 1  # INPUT actions taken where the rules did not wait for them
     max_forced_inputs: int = 16  # alternatives tried where the rules wait for an input
     node_budget: int = 3000  # actions applied in one search
@@ -184,6 +187,7 @@ class _Search:
     )  # the same actions in another order leaving the same table: searched once
     nodes: int = 0
     found: list[_Candidate] = field(default_factory=list)
+    hands: int = 3  # actions that show on the table, in one sequence (`Limits`)
 
 
 _Child = tuple[Any, Any, "_Path"] | None  # a step tried: (transposition key, input's looks,
@@ -220,6 +224,10 @@ _UNSEEN = frozenset({_StepKind.IMPLIED, _StepKind.FORCED_INPUT, _StepKind.OPTION
 _PLAYED = frozenset({_StepKind.BY_HAND, _StepKind.IMPLIED, _StepKind.OPTIONAL_INPUT})
 
 
+_NEXT_PLAYER = -2  # a `_Path.run_seat`: a turn ended unseen and draws followed; whichever
+# seat acts first after them proves it (`Action.PROVEN_BY_NEXT_SEAT`)
+
+
 @dataclass(frozen=True)
 class _Path:
     """A searched sequence: its actions, the table it leaves, and what it is made of."""
@@ -243,6 +251,8 @@ class _Path:
     # a play as it was laid, its consequences not yet carried out by hand (a trick's last card)
     by_hand_at: frozenset[str] = frozenset()  # locations last changed by a hand's action that
     # names them (a wagon's start and stop), not by what the rules did after it
+    passed: bool = False  # a turn ended unseen into draws (`_NEXT_PLAYER`): once per reading,
+    # or an evening of empty turns could explain any table (a cart driven off, placed again)
 
     @property
     def run_shows(self) -> bool:
@@ -253,7 +263,7 @@ class _Path:
             return None
         if step in (_StepKind.DRAWN, _StepKind.SEEN_DRAW, _StepKind.FORCED_INPUT):
             return self.run_seat
-        return seat if self.run_seat is None else self.run_seat
+        return seat if self.run_seat in (None, _NEXT_PLAYER) else self.run_seat
 
     def then(
         self,
@@ -275,14 +285,19 @@ class _Path:
         by_rules = by_rules or (step is _StepKind.IMPLIED and shows)  # proven by the table:
         # what it set off (a hit minecart turned round) is the rules' own, for players to do
         run = self._run_after(step, shows, seat)
+        passed = self.passed
         if (
             run is not None
             and step is _StepKind.IMPLIED
             and action.PROVEN_BY_NEXT_SEAT
             and next_seat is not None
-            and next_seat >= 0
         ):
-            run = next_seat  # the turn passed on unseen: the next seat's move proves it
+            if next_seat >= 0:
+                run = next_seat  # the turn passed on unseen: the next seat's move proves it
+            elif next_seat == CHANCE and not self.passed:
+                run = _NEXT_PLAYER  # draws come first (Off the Rails' deposits phase): the
+                # first player to act after them proves it, whoever the draws make it
+                passed = True
         return _Path(
             (*self.actions, action),
             table,
@@ -299,6 +314,7 @@ class _Path:
             by_hand_at=(self.by_hand_at - moved) | (moved & _field_values(action))
             if by_hand
             else self.by_hand_at - moved,
+            passed=passed,
         )
 
 
@@ -561,8 +577,17 @@ class Referee:
         `search.tree`: a deeper pass walks what is known without applying anything, and applies
         actions only to reach the nodes it has not seen (`_goto`)."""
         start = _Path((), search.base_table)
+        limits = self.limits
+        seen_to_change = len(search.changed - search.covered) + (
+            len(search.covered & search.changed) if search.one_is_enough else 0
+        )  # the waiting search counts the covered locations too: each may hide a hand's action
+        search.hands = max(limits.max_table_actions, min(seen_to_change, limits.most_table_actions))
         try:
-            for bound in range(1, self.limits.max_actions + 1):
+            first = self.limits.max_actions if search.one_is_enough else 1
+            # whether any reading exists (before a wait): depth first, no deepening, for the
+            # first reading ends it (a lead under a hand may be any card: deepening would try
+            # every lead with every next card at each depth before reaching the trick's end)
+            for bound in range(first, self.limits.max_actions + 1):
                 search.bound = bound
                 search.found.clear()
                 search.cut = False
@@ -647,9 +672,9 @@ class Referee:
                 return
             if step is _StepKind.FORCED_INPUT and answered:
                 continue
-            if step in _PLAYED and path.run_seat not in (None, node.seat):
+            if step in _PLAYED and path.run_seat not in (None, node.seat, _NEXT_PLAYER):
                 continue  # unseen steps are proven by the table, or by the same seat's action
-            if step is _StepKind.BY_HAND and path.by_hand >= limits.max_table_actions:
+            if step is _StepKind.BY_HAND and path.by_hand >= search.hands:
                 continue
             if step is _StepKind.OPTIONAL_INPUT and (
                 not search.optional_inputs or path.optional_inputs >= limits.max_optional_inputs

@@ -110,8 +110,11 @@ def _card(name: str, kind: LocationKind, left_mm: float, top_mm: float) -> Locat
 
 @functools.cache
 def layout(players: int = MAX_LANES) -> Layout:
-    """One mat (796 x 500 mm) for 2 to 6 players, with its six lanes: the locations of the lanes
-    `players` uses (from lane 1 at the bottom), the deck and the discard pile."""
+    """One mat (796 x 500 mm) for 2 to 6 players, with its six lanes: the station slots of the lanes
+    `players` uses (from lane 1 at the bottom), the four rail slots of every lane printed on the
+    mat, the deck and the discard pile. A game of fewer players leaves the upper lanes empty, but
+    they are still on the mat: a card laid there lies "outside of the station lanes" (seed 003,
+    Placement Rules), which the camera sees and the referee alerts, not a card nobody sees."""
     lanes = MAX_LANES
     rail_left = MARGIN_MM + CARD_LONG_MM + COLUMN_GAP_MM
     dest_left = rail_left + LENGTH * CARD_LONG_MM + (LENGTH - 1) * GAP_MM + COLUMN_GAP_MM
@@ -123,14 +126,17 @@ def layout(players: int = MAX_LANES) -> Layout:
         return height - MARGIN_MM - lane * CARD_SHORT_MM - (lane - 1) * GAP_MM
 
     locations: list[Location] = []
-    for lane in range(1, min(players, lanes) + 1):
+    for lane in range(1, lanes + 1):
         y = top_of(lane)
-        locations.append(_card(start_slot(lane), LocationKind.SLOT, MARGIN_MM, y))
+        used = lane <= players
+        if used:
+            locations.append(_card(start_slot(lane), LocationKind.SLOT, MARGIN_MM, y))
         for col in range(LENGTH):
             name = slot_name((lane - 1) * LENGTH + col)
             x = rail_left + col * (CARD_LONG_MM + GAP_MM)
             locations.append(_card(name, LocationKind.SQUARE, x, y))
-        locations.append(_card(destination_slot(lane), LocationKind.SLOT, dest_left, y))
+        if used:
+            locations.append(_card(destination_slot(lane), LocationKind.SLOT, dest_left, y))
     locations.append(_card(DISCARD, LocationKind.SLOT, piles_left, top_of(1)))
     locations.append(_card(DECK, LocationKind.SLOT, piles_left, top_of(2)))
     corners = corner_markers(width, height, CORNER_MARKER_MM)

@@ -100,6 +100,7 @@ class EndActions(Action):
     TYPE = "end_actions"
     WORDS = "done with actions: the minecarts move"
     VISIBILITY = Visibility.IMPLIED
+    PROVEN_BY_NEXT_SEAT = True  # with no minecart to move, the next player's move proves it
 
 
 # ---- move phase

@@ -31,7 +31,7 @@ from rules.playout import Policy, choose
 def test_the_mat_holds_every_slot_inside_it_and_corners_clear_of_the_edge(players: int) -> None:
     mat = layout(players)
     names = [loc.name for loc in mat.locations]
-    assert len(names) == len(set(names)) == 6 * players + 2
+    assert len(names) == len(set(names)) == 4 * 6 + 2 * players + 2  # rail slots of all six lanes
     for loc in mat.locations:
         assert loc.w_mm / 2 <= loc.x_mm <= mat.width_mm - loc.w_mm / 2, loc.name
         assert loc.h_mm / 2 <= loc.y_mm <= mat.height_mm - loc.h_mm / 2, loc.name
@@ -53,7 +53,11 @@ def test_the_mat_holds_every_slot_inside_it_and_corners_clear_of_the_edge(player
         assert [loc.x_mm for loc in row] == sorted(loc.x_mm for loc in row)  # west to east
     if players > 1:  # lane 1 at the bottom
         assert mat.location("A1").y_mm > mat.location("A2").y_mm
-    assert f"A{players + 1}" not in names and "E1" not in names
+    assert "E1" not in names and "A7" not in names
+    # seed 003, Placement Rules: 'cards are not allowed outside of the station lanes': the mat's
+    # unused lanes are still seen (a card laid there is alerted), only their stations are absent
+    assert {f"{c}6" for c in "ABCD"} <= set(names)
+    assert f"start-{players + 1}" not in names and f"dest-{players + 1}" not in names
     assert (mat.width_mm, mat.height_mm) == (796.0, 500.0)  # one mat for every player count
     assert mat.corner_markers == layout(6).corner_markers
 

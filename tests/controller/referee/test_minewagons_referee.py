@@ -53,13 +53,14 @@ def _sensors(table: dict[str, tuple[PlacedPiece, ...]]) -> Observation:
     return fuse(LAYOUT, INFO.catalogue(), None, magnets)
 
 
-PROVEN = {("minewagons", "end_turn"), ("derailed", "keep_hand")}
+PROVEN = {("minewagons", "end_turn"), ("derailed", "keep_hand"), ("offtherails", "end_actions")}
 
 
 def test_only_a_turns_end_is_proven_by_the_next_seat() -> None:
-    """The game supplies the fact: the race's end_turn and Derailed!'s keep_hand (between rounds,
-    option exchange); no implied action of any other game (Off the Rails' end of the action
-    phase, routes and first moves are the same seat's)."""
+    """The game supplies the fact: the race's end_turn, Derailed!'s keep_hand (between rounds,
+    option exchange) and Off the Rails' end of the action phase (a player with no minecart to
+    move lays nothing more: the next player's move proves it); no other implied action (Off the
+    Rails' routes and first moves are the same seat's)."""
     for name in rules.GAMES:
         state = rules.new_game(name, {}, 1)
         for cls in state.CODEC.classes.values():
@@ -68,7 +69,9 @@ def test_only_a_turns_end_is_proven_by_the_next_seat() -> None:
             assert not proven or cls.VISIBILITY is Visibility.IMPLIED
 
 
-def test_off_the_rails_the_other_sides_move_proves_no_end_of_the_action_phase() -> None:
+def test_off_the_rails_the_other_sides_move_proves_the_end_of_the_action_phase() -> None:
+    """Seat 0 has no minecart and lays nothing; seat 1's minecart put down proves seat 0's action
+    phase ended (the deposits phase's digital draws between): applied, not an alert."""
     state = rules.new_game("offtherails", {"players": 2}, 3)
     state.apply({"type": "choose_side", "side": "north"})
     while state.current_player == CHANCE:
@@ -92,8 +95,11 @@ def test_off_the_rails_the_other_sides_move_proves_no_end_of_the_action_phase() 
     layout = rules.game_info("offtherails").layout
     assert layout is not None
     names = [loc.name for loc in layout(state.options).locations]
-    verdict = otr.judge(state, Observation.exact(TableObservation.of(table), names))
-    assert verdict.kind is VerdictKind.ALERT, verdict.text
+    seen = Observation.exact(TableObservation.of(table), names)
+    verdict = otr.judge(state, seen, resolve_chance=digital_draw)  # the service's digital deck
+    assert verdict.kind is VerdictKind.APPLIED, verdict.text
+    types = [a.TYPE for a in verdict.actions if not a.CHANCE_OUTCOME]
+    assert types[0] == "end_actions" and types[-1] == "place_cart", types
 
 
 def test_a_green_tiles_face_is_observed_chance() -> None:
