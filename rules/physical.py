@@ -26,6 +26,9 @@ class Location:
 
     `x_mm`, `y_mm` are the centre, measured from the mat's top-left corner, x to the right and y
     down; `sensor` is the (row, column) of the hall sensor under it, if the sensor board has one.
+    `in_play` is false for a place printed on the mat that this game leaves unused (a lane
+    beyond the players' count): it is watched, so a piece laid there is seen and alerted, but
+    the players' page does not draw it while it is empty.
     """
 
     name: str
@@ -35,6 +38,7 @@ class Location:
     w_mm: float
     h_mm: float
     sensor: tuple[int, int] | None = None
+    in_play: bool = True
 
 
 @dataclass(frozen=True)

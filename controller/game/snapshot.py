@@ -9,7 +9,7 @@ states, never one the referee is trying out.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -21,7 +21,7 @@ from controller.game.players import COLOURS, colour_choice
 from controller.game.privacy import audience, audiences, verdict_for
 from controller.referee.judge import Referee, VerdictKind
 from rules.core import Action, Decision, GameInfo, State, Visibility
-from rules.physical import Layout
+from rules.physical import Location
 
 JsonDict = dict[str, Any]
 
@@ -209,6 +209,10 @@ def table_json(
     """The mat in millimetres and what lies on it for `state`, with squares to point out."""
     assert info.layout is not None
     layout = info.layout(state.options)
+    table = referee.table_of(state)
+    shown = set(table) | set(marked) | set(last_move) | set(felt or ())
+    drawn = [loc for loc in layout.locations if loc.in_play or loc.name in shown]
+    # a place the game leaves unused is drawn only while something there needs seeing
     return {
         "width_mm": layout.width_mm,
         "height_mm": layout.height_mm,
@@ -221,9 +225,9 @@ def table_json(
                 "w": loc.w_mm,
                 "h": loc.h_mm,
             }
-            for loc in layout.locations
+            for loc in drawn
         ],
-        "axes": axes(layout),
+        "axes": axes(drawn, layout.width_mm, layout.height_mm),
         "pieces": {
             name: [
                 {
@@ -235,7 +239,7 @@ def table_json(
                 }
                 for p in pieces
             ]
-            for name, pieces in referee.table_of(state).items()
+            for name, pieces in table.items()
         },
         "marked": marked,
         "alert": alert,
@@ -247,14 +251,14 @@ def table_json(
 _GRID = re.compile(r"([A-Z]{1,2})(\d{1,2})")
 
 
-def axes(layout: Layout) -> JsonDict:
+def axes(locations: Sequence[Location], width_mm: float, height_mm: float) -> JsonDict:
     """The board's coordinates for its edges, from the rules' own square names ("C7": column C,
     row 7): each column's name and centre x, each row's name and centre y, in mm; empty where
     the mat's places are not named by column and row."""
     columns: dict[str, list[float]] = {}
     rows: dict[str, list[float]] = {}
-    box = [layout.width_mm, layout.height_mm, 0.0, 0.0]
-    for loc in layout.locations:
+    box = [width_mm, height_mm, 0.0, 0.0]
+    for loc in locations:
         m = _GRID.fullmatch(loc.name)
         if m is None:
             continue

@@ -97,7 +97,9 @@ def catalogue() -> Catalogue:
     return Catalogue("derailed", (*stations, *rails))
 
 
-def _card(name: str, kind: LocationKind, left_mm: float, top_mm: float) -> Location:
+def _card(
+    name: str, kind: LocationKind, left_mm: float, top_mm: float, *, in_play: bool = True
+) -> Location:
     return Location(
         name,
         kind,
@@ -105,6 +107,7 @@ def _card(name: str, kind: LocationKind, left_mm: float, top_mm: float) -> Locat
         top_mm + CARD_SHORT_MM / 2,
         CARD_LONG_MM,
         CARD_SHORT_MM,
+        in_play=in_play,
     )
 
 
@@ -114,7 +117,8 @@ def layout(players: int = MAX_LANES) -> Layout:
     `players` uses (from lane 1 at the bottom), the four rail slots of every lane printed on the
     mat, the deck and the discard pile. A game of fewer players leaves the upper lanes empty, but
     they are still on the mat: a card laid there lies "outside of the station lanes" (seed 003,
-    Placement Rules), which the camera sees and the referee alerts, not a card nobody sees."""
+    Placement Rules), which the camera sees and the referee alerts, not a card nobody sees. Their
+    rail slots are not `in_play`: the players' page leaves them out while they are empty."""
     lanes = MAX_LANES
     rail_left = MARGIN_MM + CARD_LONG_MM + COLUMN_GAP_MM
     dest_left = rail_left + LENGTH * CARD_LONG_MM + (LENGTH - 1) * GAP_MM + COLUMN_GAP_MM
@@ -134,7 +138,7 @@ def layout(players: int = MAX_LANES) -> Layout:
         for col in range(LENGTH):
             name = slot_name((lane - 1) * LENGTH + col)
             x = rail_left + col * (CARD_LONG_MM + GAP_MM)
-            locations.append(_card(name, LocationKind.SQUARE, x, y))
+            locations.append(_card(name, LocationKind.SQUARE, x, y, in_play=used))
         if used:
             locations.append(_card(destination_slot(lane), LocationKind.SLOT, dest_left, y))
     locations.append(_card(DISCARD, LocationKind.SLOT, piles_left, top_of(1)))
