@@ -20,6 +20,7 @@ from typing import Any
 
 from controller.game.access import Asker, Refused
 from controller.game.live import LiveGame
+from controller.referee.deck import digital_draw
 from controller.referee.judge import Alternative, Verdict, VerdictKind
 from controller.referee.observe import fuse
 from controller.referee.tables import Pieces, changed_locations
@@ -313,11 +314,26 @@ class Bots:
         for action in state.legal_actions():
             with state.applied([action]):
                 reach |= changed_locations(expected, referee.table_of(state))
-                if action.VISIBILITY is not Visibility.TABLE and state.current_player not in (
-                    None,
-                    CHANCE,
-                ):  # a step nothing shows (an implied end of turn, a word from a phone), then
+                if action.VISIBILITY is Visibility.TABLE:
+                    continue
+                # a step nothing shows (an implied end of turn, a word from a phone), then the
+                # digital deck's draws it sets off (Off the Rails' deposits), then anyone's action
+                with state.applied(_digital_draws(state)):
+                    if state.current_player in (None, CHANCE):
+                        continue
                     for then in state.legal_actions():
                         with state.applied([then]):
                             reach |= changed_locations(expected, referee.table_of(state))
         return reach
+
+
+def _digital_draws(state: State) -> list[Action]:
+    """The draws the digital deck makes here before a player acts (none where the table shows
+    the draw or nothing is to be drawn), as the referee looks past them."""
+    draws: list[Action] = []
+    with state.applied([]):
+        while state.current_player == CHANCE and not state.observed_chance():
+            draw = digital_draw(state)
+            draws.append(draw)
+            state.apply(draw)  # taken back when the block ends
+    return draws

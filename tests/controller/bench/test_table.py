@@ -33,3 +33,13 @@ def test_more_computers_than_players_is_one_line(capsys: pytest.CaptureFixture[s
     assert main(argv) != 0
     err = capsys.readouterr().err.strip()
     assert err.endswith("--computers 3: more than --players 2") and "\n" not in err
+
+
+def test_a_bots_mistake_is_never_a_legal_reading_past_the_digital_draws() -> None:
+    """Off the Rails, the sensor board alone: an end of turn the next move proves, then the
+    deposits' digital draws, then the next seat's magnet. A bot's mistake must lie out of that
+    reach too, or the referee rightly reads it as a move (seed 11 applied one before)."""
+    figures = run("offtherails", 4, Inputs.SENSORS, 1, first_seed=11)
+    assert figures.games_finished == 1, figures.stalled_at
+    assert figures.mistakes_made > 0
+    assert figures.false_applied == 0 and figures.mistakes_alerted == figures.mistakes_made
