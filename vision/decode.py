@@ -438,6 +438,7 @@ class LocationDecoder:
             explained |= bodies.astype(np.uint8)
         under = np.zeros(wb.shape[:2], np.uint8)  # explained only as a piece beneath one read
         shape = wb.shape[:2]
+        colours = _Colours.of(wb) if found else None
         for m in found:
             centre = m.corners.mean(axis=0)
 
@@ -459,7 +460,7 @@ class LocationDecoder:
             cv2.fillConvexPoly(zone, scaled(k * 1.9), 1)
             # the body, and its edge where the camera blends it with the mat (about 3 mm)
             grow = np.ones((round(3.0 * s.px_per_mm) | 1,) * 2, np.uint8)
-            own = zone & _similar(wb, body)
+            own = zone & _similar(wb, body, colours)
             body_mask: Image = np.asarray(cv2.dilate(own, grow), np.uint8)
             explained |= zone & body_mask
             if bodies is not None and bodies.any():
@@ -467,7 +468,7 @@ class LocationDecoder:
                 # its foot, which parallax puts away from its top
                 tall = bodies.astype(np.uint8)
                 own, body_mask = own | tall, body_mask | tall
-            under |= self._beneath(wb, own, body_mask, paper)
+            under |= self._beneath(wb, own, body_mask, paper, colours)
         self._under = (under > 0) & (explained == 0)
         explained |= under
         grown = cv2.dilate(explained, np.ones((5, 5), np.uint8))
@@ -475,7 +476,14 @@ class LocationDecoder:
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
         return cv2.morphologyEx(cover, cv2.MORPH_OPEN, kernel).astype(bool)
 
-    def _beneath(self, wb: Image, own: Image, body_mask: Image, paper: Image) -> Image:
+    def _beneath(
+        self,
+        wb: Image,
+        own: Image,
+        body_mask: Image,
+        paper: Image,
+        colours: _Colours | None = None,
+    ) -> Image:
         """A piece under the piece read (a minecart on a tile hides the tile's marker): its rim
         showing just beyond the body, up to `beneath_mm`, in one colour that is not paper."""
         s = self.settings
@@ -486,7 +494,7 @@ class LocationDecoder:
             return np.zeros(own.shape, np.uint8)
         under = np.median(wb[ring].astype(np.float32), axis=0) + 1.0
         rim = np.asarray(cv2.dilate(own, reach), np.uint8)
-        out: Image = rim & np.asarray(cv2.dilate(_similar(wb, under), near), np.uint8)
+        out: Image = rim & np.asarray(cv2.dilate(_similar(wb, under, colours), near), np.uint8)
         return out
 
     def _interior(self, crop: Image, rect: Rect) -> Image:
@@ -613,15 +621,32 @@ def _texture(luma: Image, sigma: float) -> Image:
     return out
 
 
-def _similar(wb: Image, body: Any) -> Image:
+@dataclass(frozen=True)
+class _Colours:
+    """A crop's brightness (the sum of its channels, each plus one) and chromaticity (each
+    channel's share of it), worked out once for the comparison with every piece's body."""
+
+    total: Image
+    chroma: tuple[Image, Image, Image]
+
+    @staticmethod
+    def of(wb: Image) -> _Colours:
+        px = wb.astype(np.float32) + 1.0
+        b, g, r = px[..., 0], px[..., 1], px[..., 2]
+        total = b + g + r  # as px.sum(axis=2) adds them, a plane at a time (numpy's reductions
+        # over a 3-wide last axis cost ten times as much)
+        return _Colours(total, (b / total, g / total, r / total))
+
+
+def _similar(wb: Image, body: Any, colours: _Colours | None = None) -> Image:
     """Pixels of the body's colour, lit brighter or darker (a shadow across a piece)."""
-    px = wb.astype(np.float32) + 1.0
-    total = px.sum(axis=2)
-    ratio = total / float(body.sum())
-    chroma_px = px / total[..., None]
+    c = colours if colours is not None else _Colours.of(wb)
+    ratio = c.total / float(body.sum())
     chroma_body = body / float(body.sum())
-    close = np.abs(chroma_px - chroma_body).max(axis=2) <= 0.06
-    out: Image = (close & (ratio >= 0.4) & (ratio <= 1.6)).astype(np.uint8)
+    far = np.abs(c.chroma[0] - chroma_body[0])
+    np.maximum(far, np.abs(c.chroma[1] - chroma_body[1]), out=far)
+    np.maximum(far, np.abs(c.chroma[2] - chroma_body[2]), out=far)
+    out: Image = ((far <= 0.06) & (ratio >= 0.4) & (ratio <= 1.6)).astype(np.uint8)
     return out
 
 
