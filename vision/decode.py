@@ -214,6 +214,12 @@ class LocationDecoder:
         if seen.held:
             # a piece nearer the camera than the board: held above it, not (yet) put down
             return LocationReading(rect.name, LocationState.OCCLUDED, markers, HELD)
+        if not found and bodies.any():
+            # a neighbour's tall piece may lean over this piece's sticker and hide its white
+            # quiet zone: its coloured body then merges with the marker's black border and
+            # OpenCV finds no square; read again with that body painted white
+            found = self._behind_tall(crop, rect, bodies)
+            markers = tuple(sorted(m for m, _ in found))
         pieces = self._stickers(crop, found)
         if local_white is not None and self._glare(
             crop, area & ~pieces & ~bodies, local_white, self._white_bodies(crop, found)
@@ -242,6 +248,40 @@ class LocationDecoder:
         ):
             return LocationReading(rect.name, LocationState.EMPTY)
         return LocationReading(rect.name, LocationState.OCCLUDED, (), UNCLEAR)
+
+    def _behind_tall(
+        self, crop: Image, rect: Rect, bodies: Image
+    ) -> list[tuple[MarkerReading, DetectedMarker]]:
+        """Markers on `rect` read once the coloured parts of tall pieces' bodies (`bodies`, where
+        their silhouettes fall) are painted white: a marker's black and its sticker's white are
+        neutral, a minecart's body is not. None if that finds none, or only floating ones."""
+        s = self.settings
+        wb = balance(crop, self.gains)
+        ycc = cv2.cvtColor(wb, cv2.COLOR_BGR2YCrCb).astype(np.int16)
+        chroma = np.abs(ycc[..., 1] - 128) + np.abs(ycc[..., 2] - 128)
+        strong = bodies & (chroma > 2 * s.paper_chroma)
+        if np.count_nonzero(strong) < s.px_per_mm * s.px_per_mm:
+            return []
+        # the body's colour, lit brighter or darker (its sides are shaded), and the pixels where
+        # the camera blends it with what lies next to it
+        body = np.median(wb[strong].astype(np.float32), axis=0) + 1.0
+        coloured = (chroma > s.paper_chroma) | _similar(wb, body).astype(bool)
+        paint = (bodies & coloured).astype(np.uint8)
+        paint = cv2.dilate(paint, np.ones((5, 5), np.uint8)).astype(bool) & bodies
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        white = float(np.percentile(gray, 95))
+        gray[paint] = round(white)
+        foreign, held, scales = self._foreign, self._held, self._scales
+        self._foreign, self._held, self._scales = [], [], []
+        try:
+            found = [
+                f
+                for f in self._markers(gray, rect, rect)
+                if f[0].marker_id not in self.marker_heights
+            ]
+            return [] if self._held else found
+        finally:
+            self._foreign, self._held, self._scales = foreign, held, scales
 
     def _to_mat(self, rect: Rect, corners: Any) -> tuple[tuple[float, float], ...]:
         """Crop pixels of `rect`'s crop as mat millimetres."""
