@@ -233,6 +233,9 @@ class LocationDecoder:
         if covered > s.max_cover and self._shadow_edge(cover, wb, luma, inner):
             covered = 0.0  # a hard shadow's edge across paper: light, not a cover
         if covered > s.max_cover:
+            if not markers and self._sticker_behind(cover, wb, luma, bodies, inner):
+                # a sticker a neighbour's tall piece hides part of: unknown, but no hand
+                return LocationReading(rect.name, LocationState.OCCLUDED, (), BEHIND)
             return LocationReading(rect.name, LocationState.OCCLUDED, markers, COVERED)
         if markers:
             # tall pieces standing on a piece whose rim shows round them: more lies here
@@ -305,6 +308,32 @@ class LocationDecoder:
             return []
         finally:
             self._foreign, self._held, self._scales = foreign, held, scales
+
+    def _sticker_behind(
+        self, cover: Image, wb: Image, luma: Image, bodies: Image, inner: Image
+    ) -> bool:
+        """Whether what covers the location is a printed sticker (neutral, black and white) that
+        meets a tall piece's silhouette: a marker whose part the tall piece hides, so it does
+        not read. A hand, an arm or a coloured sleeve is not neutral; a dark sleeve has no
+        white."""
+        s = self.settings
+        if not bodies.any():
+            return False
+        near = cv2.dilate(
+            bodies.astype(np.uint8), np.ones((round(2 * s.px_per_mm) | 1,) * 2, np.uint8)
+        )
+        if not np.any(cover & (near > 0)):
+            return False
+        ycc = cv2.cvtColor(wb, cv2.COLOR_BGR2YCrCb).astype(np.int16)
+        chroma = (np.abs(ycc[..., 1] - 128) + np.abs(ycc[..., 2] - 128))[cover]
+        if float(np.mean(chroma <= s.paper_chroma)) < 0.9:
+            return False
+        white = float(np.percentile(luma[inner], 95))
+        level = luma[cover]
+        return (
+            float(np.mean(level < 0.4 * white)) >= 0.15
+            and float(np.mean(level > 0.7 * white)) >= 0.15
+        )
 
     def _shadow_edge(self, cover: Image, wb: Image, luma: Image, inner: Image) -> bool:
         """Whether all that covers the location is the edge of a hard shadow: a narrow band

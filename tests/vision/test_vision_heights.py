@@ -11,7 +11,7 @@ import rules
 from controller.vision_bridge import board_geometry, stickers
 from vision.markers import Image
 from vision.pipeline import VisionPipeline
-from vision.readings import LocationState, SettledView
+from vision.readings import BEHIND, LocationState, SettledView
 from vision.render import Conditions, PlacedMarker, TableRenderer, View
 
 Reader = Callable[[VisionPipeline, Image], SettledView]
@@ -95,4 +95,42 @@ def test_a_tile_whose_quiet_zone_a_minecart_leans_over_is_still_read(read_still:
     for column in "CGJ":
         # before: all three unknown, "covered"
         assert settled.at(f"{column}6").ids_and_rotations() == ((tile.marker_id, 2),), column
+        assert settled.at(f"{column}7").ids_and_rotations() == ((cart.marker_id, 0),), column
+
+
+def test_a_tile_whose_marker_a_minecart_partly_hides_is_behind_it_not_covered(
+    read_still: Reader,
+) -> None:
+    # issue 23, found by the outside camera check: at 25 degrees a 30 mm wide cart's top hides
+    # a strip of the next tile's marker, which cannot be read; the square said "covered" (a
+    # hand), and held back the change of its neighbour ("hand beside it") until the cart left
+    info = rules.game_info("offtherails")
+    assert info.layout is not None and info.catalogue is not None
+    catalogue = info.catalogue()
+    board = board_geometry(info.layout({}), catalogue)
+    cart = next(e for e in catalogue.entries if e.piece.kind == "minecart")
+    tile = next(e for e in catalogue.entries if e.piece.kind == "tile")
+    view = View.camera(board, 1280, 720, tilt_deg=25.0, fill=0.92)
+    tan, red = (96, 150, 196), (45, 52, 170)
+    content: dict[str, tuple[PlacedMarker, ...]] = {}
+    for column in "CGJ":
+        content[f"{column}7"] = (
+            PlacedMarker(tile.marker_id, 1, size_mm=tile.size_mm, body_mm=39.0, body_bgr=tan),
+            PlacedMarker(
+                cart.marker_id, 0, size_mm=cart.size_mm, body_mm=30.0, body_bgr=red,
+                height_mm=30.0, skew_deg=4.0,
+            ),
+        )  # fmt: skip
+        content[f"{column}6"] = (
+            PlacedMarker(tile.marker_id, 2, size_mm=tile.size_mm, body_mm=39.0, body_bgr=tan),
+        )
+    frame = TableRenderer(board, px_per_mm=1.5).render(
+        content, view, Conditions(blur_sigma=0.8, noise_sigma=2.0), seed=3
+    )
+    settled = read_still(VisionPipeline(board, stickers(catalogue)), frame)
+    for column in "CGJ":
+        beside = settled.at(f"{column}6")
+        assert beside.ids_and_rotations() in ((), ((tile.marker_id, 2),)), beside
+        if beside.state is LocationState.OCCLUDED:
+            assert beside.reason == BEHIND, beside  # before: "covered"
         assert settled.at(f"{column}7").ids_and_rotations() == ((cart.marker_id, 0),), column
