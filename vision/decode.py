@@ -214,6 +214,12 @@ class LocationDecoder:
         if seen.held:
             # a piece nearer the camera than the board: held above it, not (yet) put down
             return LocationReading(rect.name, LocationState.OCCLUDED, markers, HELD)
+        if not found and bodies.any():
+            # a neighbour's tall piece may lean over this piece's sticker and hide its white
+            # quiet zone: its coloured body then merges with the marker's black border and
+            # OpenCV finds no square; read again with that body painted white
+            found = self._behind_tall(crop, rect, bodies, (*tall, *seen.tops))
+            markers = tuple(sorted(m for m, _ in found))
         pieces = self._stickers(crop, found)
         if local_white is not None and self._glare(
             crop, area & ~pieces & ~bodies, local_white, self._white_bodies(crop, found)
@@ -224,7 +230,12 @@ class LocationDecoder:
         inner = self._area_mask(crop.shape[:2], rect, s.cover_edge_mm)
         cover = self._cover(wb, luma, [d for _, d in found] + list(seen.foreign), bodies) & inner
         covered = float(np.count_nonzero(cover)) / max(1, int(np.count_nonzero(inner)))
+        if covered > s.max_cover and self._shadow_edge(cover, wb, luma, inner):
+            covered = 0.0  # a hard shadow's edge across paper: light, not a cover
         if covered > s.max_cover:
+            if not markers and self._sticker_behind(cover, wb, luma, bodies, inner):
+                # a sticker a neighbour's tall piece hides part of: unknown, but no hand
+                return LocationReading(rect.name, LocationState.OCCLUDED, (), BEHIND)
             return LocationReading(rect.name, LocationState.OCCLUDED, markers, COVERED)
         if markers:
             # tall pieces standing on a piece whose rim shows round them: more lies here
@@ -242,6 +253,124 @@ class LocationDecoder:
         ):
             return LocationReading(rect.name, LocationState.EMPTY)
         return LocationReading(rect.name, LocationState.OCCLUDED, (), UNCLEAR)
+
+    def _behind_tall(
+        self, crop: Image, rect: Rect, bodies: Image, tops: Sequence[TallTop]
+    ) -> list[tuple[MarkerReading, DetectedMarker]]:
+        """Markers on `rect` read once tall pieces leaning over it are painted white: first the
+        coloured parts of their bodies (`bodies`, where their silhouettes fall: a marker's black
+        and its sticker's white are neutral, a minecart's body is not), then their tops, each
+        a little wider than its sticker (a thin rim loses its colour to the camera's JPEG).
+        None if that finds none, or only floating ones."""
+        s = self.settings
+        wb = balance(crop, self.gains)
+        ycc = cv2.cvtColor(wb, cv2.COLOR_BGR2YCrCb).astype(np.int16)
+        chroma = np.abs(ycc[..., 1] - 128) + np.abs(ycc[..., 2] - 128)
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        white = round(float(np.percentile(gray, 95)))
+        paints = []
+        strong = bodies & (chroma > 2 * s.paper_chroma)
+        if np.count_nonzero(strong) >= s.px_per_mm * s.px_per_mm:
+            # the body's colour, lit brighter or darker (its sides are shaded), and the pixels
+            # where the camera blends it with what lies next to it
+            body = np.median(wb[strong].astype(np.float32), axis=0) + 1.0
+            coloured = (chroma > s.paper_chroma) | _similar(wb, body).astype(bool)
+            paint = (bodies & coloured).astype(np.uint8)
+            paints.append(cv2.dilate(paint, np.ones((5, 5), np.uint8)).astype(bool) & bodies)
+        x0, y0 = rect.x0 - s.margin_mm, rect.y0 - s.margin_mm
+        near = [
+            np.array(t.corners_mm, np.float64)
+            for t in tops
+            if abs(np.mean(t.corners_mm, axis=0)[0] - rect.x_mm) < rect.w_mm + 40
+            and abs(np.mean(t.corners_mm, axis=0)[1] - rect.y_mm) < rect.h_mm + 40
+        ]
+        for k in (1.45, 1.6, 1.75):  # the sticker with its quiet zone is 1.33 sides wide
+            mask = np.zeros(crop.shape[:2], np.uint8)
+            for corners in near:
+                c = corners.mean(axis=0)
+                quad = (c + (corners - c) * k - (x0, y0)) * s.px_per_mm
+                cv2.fillConvexPoly(mask, np.round(quad * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+            if mask.any():
+                paints.append(mask.astype(bool))
+        foreign, held, scales = self._foreign, self._held, self._scales
+        try:
+            for paint in paints:
+                self._foreign, self._held, self._scales = [], [], []
+                painted = gray.copy()
+                painted[paint] = white
+                found = [
+                    f
+                    for f in self._markers(painted, rect, rect)
+                    if f[0].marker_id not in self.marker_heights
+                ]
+                if found and not self._held:
+                    return found
+            return []
+        finally:
+            self._foreign, self._held, self._scales = foreign, held, scales
+
+    def _sticker_behind(
+        self, cover: Image, wb: Image, luma: Image, bodies: Image, inner: Image
+    ) -> bool:
+        """Whether what covers the location is a printed sticker (neutral, black and white) that
+        meets a tall piece's silhouette: a marker whose part the tall piece hides, so it does
+        not read. A hand, an arm or a coloured sleeve is not neutral; a dark sleeve has no
+        white."""
+        s = self.settings
+        if not bodies.any():
+            return False
+        near = cv2.dilate(
+            bodies.astype(np.uint8), np.ones((round(2 * s.px_per_mm) | 1,) * 2, np.uint8)
+        )
+        if not np.any(cover & (near > 0)):
+            return False
+        ycc = cv2.cvtColor(wb, cv2.COLOR_BGR2YCrCb).astype(np.int16)
+        chroma = (np.abs(ycc[..., 1] - 128) + np.abs(ycc[..., 2] - 128))[cover]
+        if float(np.mean(chroma <= s.paper_chroma)) < 0.9:
+            return False
+        white = float(np.percentile(luma[inner], 95))
+        level = luma[cover]
+        return (
+            float(np.mean(level < 0.4 * white)) >= 0.15
+            and float(np.mean(level > 0.7 * white)) >= 0.15
+        )
+
+    def _shadow_edge(self, cover: Image, wb: Image, luma: Image, inner: Image) -> bool:
+        """Whether all that covers the location is the edge of a hard shadow: a narrow band
+        along one straight line right across it, with plain paper on both sides at two levels
+        of light. (The cover test divides the light out with a Gaussian, which turns a step of
+        light into texture along it; a hand, an arm or a coloured or textured sleeve covers
+        more than a band, and a sleeve's rounded shading is judged later, with the paper.)"""
+        s = self.settings
+        p = s.px_per_mm
+        ys, xs = np.nonzero(cover)
+        if len(xs) < 10:
+            return False
+        line = _one_line(ys, xs, 2.5 * p)
+        if line is None:
+            return False  # more than a band along one line
+        vx, vy, x0, y0 = line
+        iy, ix = np.nonzero(inner)
+        across = (ix - x0) * vy - (iy - y0) * vx  # signed distance from the line
+        along = (ix - x0) * vx + (iy - y0) * vy
+        chord = along[np.abs(across) <= 1.0]
+        extent = (xs - x0) * vx + (ys - y0) * vy
+        if len(chord) == 0 or float(np.ptp(extent)) < 0.8 * float(np.ptp(chord)):
+            return False  # it stops inside the location: an edge of something lying there
+        ycc = cv2.cvtColor(wb, cv2.COLOR_BGR2YCrCb).astype(np.int16)
+        chroma = np.abs(ycc[..., 1] - 128) + np.abs(ycc[..., 2] - 128)
+        level = luma[iy, ix]
+        paper = (chroma[iy, ix] <= s.paper_chroma) & (level >= s.min_brightness * self.mat_white)
+        sides = []
+        for side in (across > 3.0 * p, across < -3.0 * p):
+            light = level[side & paper & (np.abs(across) < 12.0 * p)]
+            if len(light) < 4 * p * p:
+                return False
+            median = float(np.median(light))
+            if float(np.percentile(light, 90) - np.percentile(light, 10)) > 0.12 * median:
+                return False  # not flat paper on that side
+            sides.append(median)
+        return min(sides) < 0.85 * max(sides)
 
     def _to_mat(self, rect: Rect, corners: Any) -> tuple[tuple[float, float], ...]:
         """Crop pixels of `rect`'s crop as mat millimetres."""
@@ -610,7 +739,27 @@ class LocationDecoder:
         level = light[shown]
         lo, hi = (float(v) for v in np.percentile(level, [10, 90]))
         between = (level > lo * 1.04) & (level < hi / 1.04)
-        return float(np.mean(between)) <= 0.15
+        if float(np.mean(between)) <= 0.15:
+            return True
+        # a hard shadow's edge slanting right across: more lies between its two levels, but
+        # all of it in one narrow straight band (a sleeve's shading fills a broad one)
+        # (the shadow's side, dimmer, is noisier: the band is what lies well between the two)
+        if hi < 1.25 * lo or float(np.mean(between)) > 0.35:
+            return False
+        ys, xs = np.nonzero(shown & (light > lo * 1.1) & (light < hi / 1.1))
+        return _one_line(ys, xs, 2.5 * s.px_per_mm) is not None
+
+
+def _one_line(ys: Any, xs: Any, width_px: float) -> tuple[float, float, float, float] | None:
+    """The straight line (direction, a point) that 97 % of these pixels lie within `width_px`
+    of, if there is one."""
+    if len(xs) < 10:
+        return None
+    pts = np.column_stack([xs, ys]).astype(np.float32)
+    vx, vy, x0, y0 = (float(v) for v in cv2.fitLine(pts, cv2.DIST_L2, 0, 0.01, 0.01).ravel())
+    if float(np.mean(np.abs((xs - x0) * vy - (ys - y0) * vx) <= width_px)) < 0.97:
+        return None
+    return vx, vy, x0, y0
 
 
 def _texture(luma: Image, sigma: float) -> Image:
