@@ -111,6 +111,7 @@ class LoopWatch:
             if threading.get_ident() != watch.thread or not watch.counting:
                 saved(h)
                 return
+            request = _request_of(h)  # read before the step: a finished coroutine has no frame
             started, gc_before = time.thread_time(), watch.gc_ms
             try:
                 saved(h)
@@ -120,7 +121,7 @@ class LoopWatch:
                 watch.longest_ms = max(watch.longest_ms, spent)
                 if spent > 20.0:
                     watch.slow.append(spent)
-                    watch.slow_what.append(f"{spent:.0f} ms: {_what(h)}")
+                    watch.slow_what.append(f"{spent:.0f} ms: {_what(h)}{request}")
 
         handle._run = _run  # type: ignore[method-assign,assignment]
         gc.callbacks.append(self._on_gc)
@@ -129,6 +130,21 @@ class LoopWatch:
     def __exit__(self, *_: object) -> None:
         gc.callbacks.remove(self._on_gc)
         asyncio.events.Handle._run = self._saved  # type: ignore[method-assign]
+
+
+def _request_of(handle: asyncio.events.Handle) -> str:
+    """' (GET /api/state)' when the callback steps an HTTP request's coroutine, else ''."""
+    task = getattr(handle._callback, "__self__", None)  # type: ignore[attr-defined]
+    if not isinstance(task, asyncio.Task):
+        return ""
+    coro = task.get_coro()
+    if getattr(coro, "__qualname__", "") != "RequestResponseCycle.run_asgi":
+        return ""
+    frame = getattr(coro, "cr_frame", None)
+    scope = getattr(frame.f_locals.get("self"), "scope", None) if frame is not None else None
+    if not isinstance(scope, dict):
+        return ""
+    return f" ({scope.get('method')} {scope.get('path')})"
 
 
 def _what(handle: asyncio.events.Handle) -> str:
