@@ -489,7 +489,14 @@ class LiveGame:
                 state.apply(action)  # not on disk: not taken back
             raise
         if self.referee is not None:
-            self.table = self.referee.table_of(state)
+            # the table as it lies: what was last seen, not what the rules now expect. A move
+            # undone while its pieces still lie there is not read again from the same table:
+            # the referee shows what to take off or put back until the table changes
+            rules = self.referee.table_of(state)
+            seen = self.seen
+            self.table = (
+                rules if seen is None else as_laid(self.table, seen, rules, self.referee.fits)
+            )
         self.verdict = None
         self.last_move = frozenset()
         self.moves += 1

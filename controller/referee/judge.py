@@ -22,6 +22,7 @@ never taken for them: a sequence stops before it, and whoever decides is asked.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import operator
 import typing
@@ -258,6 +259,20 @@ class _Path:
     def run_shows(self) -> bool:
         return self.run_seat is None
 
+    def _may_pass_on(self, seat: int, moved: frozenset[str]) -> bool:
+        """Whether the next seat's move may prove that `seat`'s turn ended unseen (the end of a
+        turn with nothing left in it, docs/referee.md 'Decisions belong to the players'):
+        - no turn ended unseen before in this reading (one at most: a reading never passes
+          over a seat's whole turn);
+        - nothing of `seat`'s own is still unproven (an unseen speed change: only that seat's
+          own visible move proves it, never another seat's);
+        - the end of the turn leaves nothing to show (`moved`: no minecart of that seat still
+          to move, or to take off);
+        - the turn is the reading's first: no other seat acted before it in this reading."""
+        return (
+            not self.passed and self.run_seat is None and not moved and self.seats <= {seat, CHANCE}
+        )
+
     def _run_after(self, step: _StepKind, shows: bool, seat: int) -> int | None:
         if step is _StepKind.BY_HAND or shows:
             return None
@@ -291,13 +306,14 @@ class _Path:
             and step is _StepKind.IMPLIED
             and action.PROVEN_BY_NEXT_SEAT
             and next_seat is not None
+            and self._may_pass_on(seat, moved)
         ):
+            passed = True  # one turn ends unseen in a reading, at most
             if next_seat >= 0:
                 run = next_seat  # the turn passed on unseen: the next seat's move proves it
-            elif next_seat == CHANCE and not self.passed:
+            elif next_seat == CHANCE:
                 run = _NEXT_PLAYER  # draws come first (Off the Rails' deposits phase): the
                 # first player to act after them proves it, whoever the draws make it
-                passed = True
         return _Path(
             (*self.actions, action),
             table,
@@ -527,7 +543,52 @@ class Referee:
         back = self._take_back(state, observation, changed)
         if back is not None:
             return back
-        return self._alert(state, observation, expected, changed & mismatch, locked)
+        wrong = self._unexplained(
+            state, observation, changed & mismatch, changed, expected, every, resolve_chance, locked
+        )
+        return self._alert(state, observation, expected, wrong, locked, resolve_chance)
+
+    def _unexplained(
+        self,
+        state: State,
+        observation: Observation,
+        wrong: frozenset[str],
+        changed: frozenset[str],
+        expected: dict[str, Pieces],
+        every: frozenset[str],
+        resolve_chance: ChanceResolver | None,
+        locked: frozenset[int],
+    ) -> frozenset[str]:
+        """The changed locations no legal reading explains. Where a legal reading explains the
+        others exactly (a lead laid before a revoke), the alert names only the rest: the fewest
+        locations (one or two) that, seen as they were, leave a table the rules explain."""
+        if len(wrong) < 2:
+            return wrong
+        limits = self.limits
+        for size in range(1, min(len(wrong) - 1, 2) + 1):
+            for rest in itertools.combinations(sorted(wrong), size):
+                views = dict(observation.views)
+                for name in rest:
+                    views[name] = LocationView(Seen.EXACT, expected.get(name, ()))
+                seen = Observation(observation.mode, views)
+                kept = changed - frozenset(rest)
+                pending = frozenset(
+                    n for n in every if not self.fits(seen.view(n), expected.get(n, ()))
+                )
+                search = _Search(
+                    kept,
+                    pending,
+                    expected,
+                    every,
+                    False,
+                    seen.covered() & every,
+                    limits.node_budget // 4,
+                    locked=locked,
+                )
+                self._search(state, seen, search, resolve_chance)
+                if any(not (c.leftover - pending) for c in self._best(search.found)):
+                    return frozenset(rest)
+        return wrong
 
     def _too_many(self, observation: Observation) -> dict[Piece, list[str]]:
         """Pieces seen on more locations than the game has of them (two of the one Rock)."""
@@ -1261,7 +1322,11 @@ class Referee:
         expected: dict[str, Pieces],
         wrong_names: frozenset[str],
         locked: frozenset[int] = frozenset(),
+        resolve_chance: ChanceResolver | None = None,
     ) -> Verdict:
+        """Names each location no legal move explains: what lies there, what the rules expect,
+        what to do to put it right, and what would be legal there (or whose turn it is, where
+        another seat's move came before the seat to act ended its turn)."""
         turn = state.current_player
         computer = turn is not None and turn in locked
         legal = [] if state.is_over or turn == CHANCE or computer else state.legal_actions()
@@ -1284,7 +1349,11 @@ class Referee:
                 )
                 text += f"; legal here: {shown}"
             else:
-                text += "; no legal move puts it there"
+                early = self._out_of_turn(state, name, resolve_chance)
+                text += early or "; no legal move puts it there"
+            (fix,) = self._instructions_for([name], expected, observation)
+            if fix.take_off or fix.put_on:
+                text += f"; to put it right: {fix.text}"
             wrong.append(WrongLocation(name, seen, should, here, text))
         return Verdict(
             VerdictKind.ALERT,
@@ -1292,6 +1361,62 @@ class Referee:
             wrong=tuple(wrong),
             locations=tuple(w.location for w in wrong),
         )
+
+    def _out_of_turn(
+        self, state: State, name: str, resolve_chance: ChanceResolver | None
+    ) -> str | None:
+        """Words for a change at `name` that would be a later seat's legal move once the seat
+        to act (and any seats between) ended their turns, which the table does not show: whose
+        turn it is, and what that seat still has to do (its minecart still to move)."""
+        turn = state.current_player
+        if turn is None or turn < 0:
+            return None
+        before = self.table_of(state)
+        mover: int | None = None
+        todo: list[str] = []
+        with state.applied([]) as done:
+            for _ in range(8):  # a turn at a time, round the table at most once
+                seat = state.current_player
+                ends = [
+                    a
+                    for a in state.legal_actions()
+                    if a.VISIBILITY is Visibility.IMPLIED and a.PROVEN_BY_NEXT_SEAT
+                ]
+                if not ends:
+                    return None
+                state.apply(ends[0])  # taken back with the block, as all it applies
+                done.append(ends[0])
+                if seat == turn and not todo:
+                    moved = self.table_of(state)
+                    for where in sorted(changed_locations(before, moved)):
+                        was, now = before.get(where, ()), moved.get(where, ())
+                        take_off = tuple(p for p in was if p not in now)
+                        put_on = tuple(p for p in now if p not in was)
+                        todo.append(self._instruction_text(where, take_off, put_on, now))
+                while (
+                    state.current_player == CHANCE
+                    and resolve_chance is not None
+                    and not state.observed_chance()
+                    and len(done) < 64
+                ):
+                    outcome = resolve_chance(state)
+                    state.apply(outcome)
+                    done.append(outcome)
+                after = state.current_player
+                if after is None or after < 0 or after == turn:
+                    return None
+                if any(
+                    a.VISIBILITY is Visibility.TABLE and name in _field_values(a)
+                    for a in state.legal_actions()
+                ):
+                    mover = after
+                    break
+        if mover is None:
+            return None
+        text = f"; it is seat {turn}'s turn, not seat {mover}'s: seat {turn} has not ended it"
+        if todo:
+            text += " (still to do: " + "; ".join(todo) + ")"
+        return text
 
     def is_magnetic(self, piece: Piece) -> bool:
         """Whether the piece carries a magnet (the sensor board feels it)."""

@@ -74,8 +74,11 @@ def _observe(state: State, step: Mapping[str, Any], memory: dict[str, Any]) -> s
     if (
         memory.get("game") == id(state)
         and state.history[: len(memory["history"])] != memory["history"]
-    ):  # an `undo` step: the host took back, the players put the pieces back as they were
-        memory["game"] = None
+    ):  # an `undo` step: the host took back; the table lies as it was last seen (after a
+        # take-back, the pieces the players put back), as the service keeps it
+        memory["table"] = as_laid(
+            memory["table"], memory["seen"], referee.table_of(state), referee.fits
+        )
     _resolve(state)
     if memory.get("game") != id(state):  # a new game or a `set` position: start from its table
         memory["table"] = referee.table_of(state)
@@ -119,6 +122,7 @@ def _observe(state: State, step: Mapping[str, Any], memory: dict[str, Any]) -> s
     if problem:
         return problem
     _carry_out(state, referee, verdict, step, observation, memory)
+    memory["seen"] = observation
     memory["game"] = id(state)
     memory["history"] = list(state.history)
     return None

@@ -96,6 +96,33 @@ def test_undo_takes_back_the_players_action_and_replays(tmp_path: Path) -> None:
     assert again.resume() and again.state.to_json() == before  # type: ignore[union-attr]
 
 
+def test_a_host_undo_stays_undone_while_the_table_still_shows_the_move(tmp_path: Path) -> None:
+    """Issue 36: the host undoes a tile the table still shows; the referee does not read it
+    again as the same move, but says to take it off, until the table changes."""
+    game = _game(tmp_path)
+    game.start("offtherails", {"players": 2}, seed=1)
+    game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
+    assert game.referee is not None and game.state is not None
+    state = game.state
+    before = state.to_json()
+    state.apply({"type": "place_tile", "square": "C4", "exits": "EW"})
+    with_tile = game.referee.table_of(state)
+    state.undo()
+    verdict = game.observe(_seen(game, with_tile))
+    assert verdict is not None and verdict.kind is VerdictKind.APPLIED
+    game.undo(Asker.host())
+    assert state.to_json() == before
+    for _ in range(2):  # judged again and again from the same table: still not the move
+        again = game.observe(_seen(game, with_tile))
+        assert again is not None and again.kind is VerdictKind.INSTRUCTIONS
+        assert again.locations == ("C4",) and "take the straight track" in again.text
+        assert state.to_json() == before
+    cleared = game.observe(_seen(game, game.referee.table_of(state)))
+    assert cleared is not None and cleared.kind is VerdictKind.IN_SYNC
+    laid_again = game.observe(_seen(game, with_tile))
+    assert laid_again is not None and laid_again.kind is VerdictKind.APPLIED
+
+
 def test_bad_games_and_options_are_refused(tmp_path: Path) -> None:
     game = _game(tmp_path)
     with pytest.raises(Refused, match="unknown game 'chess'"):
