@@ -123,6 +123,10 @@ def follow(
             applied += answer
         elif verdict.kind is not VerdictKind.APPLIED:
             return verdicts, times
+        seen_changed = frozenset(
+            n for n, v in observation.views.items() if not referee.fits(v, table.get(n, ()))
+        )  # where the table is seen to differ from how it lay
+        unproven: list[tuple[int, Action]] = []  # unseen choices read, not yet proven
         for index, action in enumerate(applied):
             # the referee's own reading: the actions it applies, and a CHOICE's options (a
             # choice between readings of the table, not the seat's decision); a question's
@@ -130,11 +134,31 @@ def follow(
             answered = verdict.kind is VerdictKind.NEEDS_INPUT and index >= len(verdict.actions)
             if taken is not None and decided_for(state, action, verdict.seat if answered else -2):
                 taken.append(action)
+            seat = state.current_player
+            before = referee.table_of(state) if unproven or _unseen_choice(action) else None
             state.apply(action)
+            if before is None or seat is None or seat < 0:
+                continue
+            if any(s != seat for s, _ in unproven):  # another seat acted: never proven now
+                if taken is not None:
+                    taken.extend(a for s, a in unproven if s != seat)
+                unproven = [(s, a) for s, a in unproven if s == seat]
+            if changed_locations(before, referee.table_of(state)) & seen_changed:
+                unproven = []  # the seat's own move shows on the table: it proves them
+            if _unseen_choice(action) and not answered:
+                unproven.append((seat, action))
+        if taken is not None:
+            taken.extend(a for _, a in unproven)  # read for a seat, nothing of its proves it
         _resolve(state)
         if verdict.settles_table:
             table = {**table, **_exact(observation)}
     return verdicts, times
+
+
+def _unseen_choice(action: Action) -> bool:
+    """A seat's choice nothing on the table settles by itself (a speed die turned, which jewel):
+    the referee may read it only where the same seat's own move on the table proves it."""
+    return action.VISIBILITY is Visibility.INPUT and not action.CHANCE_OUTCOME
 
 
 def decided_for(state: State, action: Action, asked: int | None = -2) -> bool:

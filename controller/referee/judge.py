@@ -565,8 +565,12 @@ class Referee:
         if len(wrong) < 2:
             return wrong
         limits = self.limits
-        for size in range(1, min(len(wrong) - 1, 2) + 1):
+        left = limits.node_budget // 4  # for all the tries together: an alert waits on them
+        largest = 2 if len(wrong) <= 3 else 1
+        for size in range(1, min(len(wrong) - 1, largest) + 1):
             for rest in itertools.combinations(sorted(wrong), size):
+                if left <= 0:
+                    return wrong
                 views = dict(observation.views)
                 for name in rest:
                     views[name] = LocationView(Seen.EXACT, expected.get(name, ()))
@@ -582,10 +586,11 @@ class Referee:
                     every,
                     False,
                     seen.covered() & every,
-                    limits.node_budget // 4,
+                    min(left, limits.node_budget // 8),
                     locked=locked,
                 )
                 self._search(state, seen, search, resolve_chance)
+                left -= search.nodes
                 if any(not (c.leftover - pending) for c in self._best(search.found)):
                     return frozenset(rest)
         return wrong

@@ -241,3 +241,51 @@ def test_a_take_back_reaches_back_over_several_moves_and_their_draws() -> None:
     assert verdict.kind is VerdictKind.TAKE_BACK
     assert [a for a in verdict.actions if not a.CHANCE_OUTCOME] == played
     assert verdict.undo == 4  # two plays, each with its draw
+
+
+class _ReadsAnotherSeatsMove(Referee):
+    """A referee that reads green's minecart put down as red's speed change, red's end and
+    green's move (issue 36, situation 1), then finds the table in sync."""
+
+    def __init__(self, reading: list[Action]) -> None:
+        self.__dict__.update(REFEREE.__dict__)
+        self.reading = reading
+
+    def judge(self, state: State, *args: object, **kwargs: object) -> Verdict:
+        if state.history[-len(self.reading) :] == self.reading:
+            return Verdict(VerdictKind.IN_SYNC, "the table is as the rules expect")
+        return Verdict(VerdictKind.APPLIED, "applied", actions=tuple(self.reading))
+
+
+def test_the_bench_counts_a_speed_change_read_to_explain_another_seats_move() -> None:
+    from controller.referee.cases import follow
+
+    state = rules.new_game("offtherails", {"players": 2}, 1)
+    state.apply({"type": "choose_side", "side": "north"})
+    _resolve(state)
+    data = state.to_json()
+    straight = {"tile": {"exits": "NS", "shape": "straight", "kind": "straight_t"}}
+    data["board"] = {square: dict(straight) for square in ("F11", "F10", "F9")}
+    for path, value in {
+        "carts.red-white.status": "on_board",
+        "carts.red-white.square": "F12",
+        "carts.red-white.heading": "S",
+        "carts.red-white.speed": 3,
+    }.items():
+        set_path(data, path, value)
+    state = rules.state_from_json(data)
+    table = dict(REFEREE.table_of(state))
+    mark = len(state.history)
+    with state.applied([]):
+        state.apply({"type": "set_speed", "cart": "red-white", "speed": 4})
+        state.apply({"type": "end_actions"})
+        _resolve(state)
+        state.apply({"type": "place_cart", "cart": "green-white", "square": "F1"})
+        reading = list(state.history[mark:])
+        seen = dict(REFEREE.table_of(state))
+    seen["F12"] = table["F12"]  # red's minecart still there: nothing of red's shows
+    taken: list[Action] = []
+    follow(
+        _ReadsAnotherSeatsMove(reading), state, _seen(OTR, state, seen), table, reading, "", taken
+    )  # type: ignore[arg-type]
+    assert [a.TYPE for a in taken] == ["set_speed"]
