@@ -25,6 +25,7 @@ import dataclasses
 import itertools
 import json
 import operator
+import random
 import typing
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -1335,15 +1336,23 @@ class Referee:
         turn = state.current_player
         computer = turn is not None and turn in locked
         legal = [] if state.is_over or turn == CHANCE or computer else state.legal_actions()
+        # what is legal may tell what a seat alone knows (the cards in its hand): then only
+        # the kinds of move are said, and that seat's own phone shows which
+        secret = bool(legal) and turn is not None and _holds_secrets(state, turn)
         wrong = []
         for name in sorted(wrong_names):
             view = observation.view(name)
             seen = self.describe_view(view)
             should = self.describe_pieces(expected.get(name, ()))
-            here = tuple(
-                a.describe()
-                for a in legal
-                if a.VISIBILITY is Visibility.TABLE and name in _field_values(a)
+            moves = [
+                a for a in legal if a.VISIBILITY is Visibility.TABLE and name in _field_values(a)
+            ]
+            here = (
+                tuple(
+                    dict.fromkeys(f"{a.TYPE} (seat {turn}'s own phone shows which)" for a in moves)
+                )
+                if secret
+                else tuple(a.describe() for a in moves)
             )
             text = f"{name}: {seen} lies there, but the rules expect {should}"
             if computer:
@@ -1527,6 +1536,11 @@ def _no_values(action: Action) -> tuple[Any, ...]:
 
 def _one_value(getter: Callable[[Action], Any]) -> Callable[[Action], tuple[Any, ...]]:
     return lambda action: (getter(action),)
+
+
+def _holds_secrets(state: State, seat: int) -> bool:
+    """Whether `seat` knows something the others do not (a dealt hand)."""
+    return state.redeal_secrets(seat, random.Random(0)) is not None
 
 
 def _the(words: str) -> str:

@@ -8,6 +8,7 @@ the digital deck's draws with the move; a real draw is never taken back by the r
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -18,7 +19,7 @@ from controller.referee.deck import digital_draw
 from controller.referee.judge import Referee, Verdict, VerdictKind
 from controller.referee.observe import Observation
 from rules.core import CHANCE, Action, Decision, State
-from rules.physical import TableObservation
+from rules.physical import Piece, PlacedPiece, TableObservation
 from rules.scenario import set_path
 
 OTR = rules.game_info("offtherails")
@@ -289,3 +290,21 @@ def test_the_bench_counts_a_speed_change_read_to_explain_another_seats_move() ->
         _ReadsAnotherSeatsMove(reading), state, _seen(OTR, state, seen), table, reading, "", taken
     )  # type: ignore[arg-type]
     assert [a.TYPE for a in taken] == ["set_speed"]
+
+
+def test_an_alert_in_a_digital_deal_names_no_card_of_a_hand() -> None:
+    """What is legal on a slot tells the cards in the seat's hand: with a digital deal an alert
+    names only the kind of move (the seat's own phone shows which), never a card it holds."""
+    info = rules.game_info("derailed")
+    state = rules.new_game("derailed", {"players": 2}, 1)
+    _resolve(state)
+    referee = Referee.for_game(info)
+    table = dict(referee.table_of(state))
+    hand = state.to_json()["hands"][state.current_player]
+    slot = next(a for a in state.legal_actions() if a.TYPE == "play").slot  # type: ignore[attr-defined]
+    table[slot] = (PlacedPiece(Piece("rail", "bridge"), 1),)
+    verdict = referee.judge(state, _seen(info, state, table), None, digital_draw)
+    assert verdict.kind is VerdictKind.ALERT and verdict.locations == (slot,)
+    said = json.dumps(verdict.to_json())
+    assert "own phone shows which" in said
+    assert not [card for card in hand if card in said and card != "bridge"]
