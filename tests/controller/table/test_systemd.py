@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
 import socket
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -44,3 +46,37 @@ def test_the_unit_runs_the_service_under_the_watchdog() -> None:
     unit = (ROOT / "systemd" / "railtable.service").read_text()
     for line in ("Type=notify", "WatchdogSec=", "Restart=on-failure", "User=railtable"):
         assert line in unit
+
+
+def test_the_unit_lets_the_camera_pins_and_speaker_through_its_sandbox() -> None:
+    lines = (ROOT / "systemd" / "railtable.service").read_text().splitlines()
+    allowed = {line.split("=", 1)[1] for line in lines if line.startswith("DeviceAllow=")}
+    for device in ("ttyACM", "ttyUSB", "video4linux", "media", "dma_heap", "gpiochip", "alsa"):
+        assert f"char-{device} rw" in allowed, device
+    assert "/dev/gpiomem rw" not in allowed  # lgpio uses the gpiochip; a Pi 5 has no gpiomem
+    for line in (
+        "Environment=GPIOZERO_PIN_FACTORY=lgpio",
+        "WorkingDirectory=/var/lib/railtable",  # lgpio's .lgd-nfy* files; / is read-only
+        "StateDirectory=railtable",
+        "ProtectSystem=strict",
+        "DevicePolicy=closed",
+    ):
+        assert line in lines, line
+    (families,) = [line for line in lines if line.startswith("RestrictAddressFamilies=")]
+    assert "AF_NETLINK" in families.split()  # libcamera's udev device monitor
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze here")
+def test_systemd_analyze_verifies_the_unit(tmp_path: Path) -> None:
+    """The unit as installed, but starting a program that exists on this machine (the venv's
+    railtable exists only on the Pi): systemd's own check of every key and value."""
+    unit = (ROOT / "systemd" / "railtable.service").read_text()
+    program = "ExecStart=/opt/railtable/venv/bin/railtable "
+    assert program in unit
+    copy = tmp_path / "railtable.service"
+    copy.write_text(unit.replace(program, f"ExecStart={sys.executable} "))
+    run = subprocess.run(
+        ["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, timeout=60
+    )
+    said = [line for line in (run.stdout + run.stderr).splitlines() if "railtable" in line]
+    assert run.returncode == 0 and not said, run.stdout + run.stderr
