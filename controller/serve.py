@@ -11,7 +11,8 @@ import io
 import logging
 import socket
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 import segno
 import uvicorn
@@ -19,6 +20,8 @@ import uvicorn
 from controller.api.app import create_app
 from controller.api.http import server_config, warm
 from controller.table.service import ServiceSettings, TableService
+
+log = logging.getLogger("railtable")
 
 
 def configure_logging() -> None:
@@ -69,6 +72,45 @@ def phone_address(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
+ADDRESS_EVERY_S = 15.0  # the phones' address is worked out again this often (one route lookup)
+
+
+class PhoneAddress:
+    """The address phones open, worked out again when it may have changed: a Pi whose Wi-Fi
+    comes up after the service would otherwise hand out localhost for ever. Asked for (the
+    seats' QR codes), it is looked up anew when the last look is `every_s` old; a change is
+    logged once."""
+
+    def __init__(
+        self,
+        find: Callable[[], str],
+        every_s: float = ADDRESS_EVERY_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.find = find
+        self.every_s = every_s
+        self.clock = clock
+        self.value = find()
+        self._looked = clock()
+
+    def __call__(self) -> str:
+        """The address now (looked up again if the last look is old)."""
+        if self.clock() - self._looked >= self.every_s:
+            self.refresh()
+        return self.value
+
+    def refresh(self) -> bool:
+        """Look the address up now; True if it changed (and said so in the log)."""
+        self._looked = self.clock()
+        found = self.find()
+        if found == self.value:
+            return False
+        log.info("the phones' address changed: %s -> %s (QR codes and seat links follow)",
+                 self.value, found)  # fmt: skip
+        self.value = found
+        return True
+
+
 def terminal_qr(address: str) -> str:
     """A QR code of the address, drawn with text for a terminal."""
     picture = io.StringIO()
@@ -76,15 +118,30 @@ def terminal_qr(address: str) -> str:
     return picture.getvalue()
 
 
+async def follow_address(address: PhoneAddress) -> None:
+    """Look the phones' address up every `address.every_s`; print a new code when it changed
+    (the terminal or the journal shows the one to scan)."""
+    while True:
+        await asyncio.sleep(address.every_s)
+        if address.refresh():
+            print(f"railtable: phones now open {address.value}", flush=True)
+            print(terminal_qr(address.value), flush=True)
+
+
 async def run_service(
     settings: ServiceSettings,
     sock: socket.socket,
-    address: str,
+    address: str | PhoneAddress,
     trusted_proxies: Sequence[str] = (),
 ) -> None:
     """Start the table, serve the API on `sock`, run the table's loop; both end on SIGINT or
-    SIGTERM. `address` is the one phones open (in the seats' links). X-Forwarded-For is
-    believed only from `trusted_proxies` (`[web] trusted_proxies`)."""
+    SIGTERM. `address` is the one phones open (in the seats' links): a fixed one, or one worked
+    out again as the network changes. X-Forwarded-For is believed only from `trusted_proxies`
+    (`[web] trusted_proxies`)."""
+    following = None
+    if isinstance(address, PhoneAddress):
+        following = asyncio.create_task(follow_address(address))
+    shown = address.value if isinstance(address, PhoneAddress) else address
     service = TableService(settings)
     await asyncio.to_thread(service.start)
     app = create_app(service, address)
@@ -97,12 +154,14 @@ async def run_service(
     server = uvicorn.Server(config)
     service.on_stop = lambda: setattr(server, "should_exit", True)
     print(
-        f"railtable: phones open {address} (scan the code below); host PIN {service.pin}; "
-        f"API: {address}docs; data in {settings.data_dir}; Ctrl-C stops it",
+        f"railtable: phones open {shown} (scan the code below); host PIN {service.pin}; "
+        f"API: {shown}docs; data in {settings.data_dir}; Ctrl-C stops it",
         flush=True,
     )
-    print(terminal_qr(address), flush=True)
+    print(terminal_qr(shown), flush=True)
     try:
         await server.serve(sockets=[sock])
     finally:
+        if following is not None:
+            following.cancel()
         await asyncio.to_thread(service.stop)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import mimetypes
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,9 +55,9 @@ def _short(detail: str) -> str:
     return line if len(line) <= MAX_DETAIL else line[: MAX_DETAIL - 1] + "…"
 
 
-def create_app(table: Table, address: str = "") -> FastAPI:
-    """The API over a running table; `address` is the one phones open (the seats' links), else
-    the address a request came to."""
+def create_app(table: Table, address: str | Callable[[], str] = "") -> FastAPI:
+    """The API over a running table; `address` is the one phones open (the seats' links; a
+    function: asked each time, as the network may change), else the address a request came to."""
     app = FastAPI(
         title="railtable",
         description="The table service's API: what lies on the table, the game, and its players.",
@@ -66,7 +67,7 @@ def create_app(table: Table, address: str = "") -> FastAPI:
         redoc_url=None,
     )
     app.state.table = table
-    app.state.address = address
+    app.state.address = address if callable(address) else lambda: address
     app.state.pin_guard = PinGuard()
     shared()  # the worker threads start with the app: a burst of requests adds none
     app.add_middleware(BodyLimit)

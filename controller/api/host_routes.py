@@ -123,7 +123,7 @@ async def seat_qr(
     seat: Annotated[int, FastPath(ge=0, le=15)], request: Request, table: TableDep, who: Host
 ) -> Response:
     token = (await seat_token(seat, table, who)).token
-    link = (request.app.state.address or str(request.base_url)).rstrip("/") + f"/?seat={token}"
+    link = (request.app.state.address() or str(request.base_url)).rstrip("/") + f"/?seat={token}"
 
     def draw() -> bytes:
         picture = io.BytesIO()

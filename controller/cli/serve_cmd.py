@@ -91,7 +91,13 @@ def _speech(given: str, check: Any) -> Any:
 
 def _serve(args: argparse.Namespace) -> int:
     from controller.config import check_game, check_pin, default_path, load_config
-    from controller.serve import configure_logging, listen, phone_address, run_service
+    from controller.serve import (
+        PhoneAddress,
+        configure_logging,
+        listen,
+        phone_address,
+        run_service,
+    )
     from controller.table.service import ServiceSettings
     from controller.table.speech import speech_setting
 
@@ -140,8 +146,10 @@ def _serve(args: argparse.Namespace) -> int:
         speech=config.speech,
     )
     sock = listen(config.listen, config.port)  # a busy port says so before anything is printed
-    address = config.address or phone_address(config.listen, config.port)
     configure_logging()
+    address: str | PhoneAddress = config.address or PhoneAddress(
+        lambda: phone_address(config.listen, config.port)
+    )
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_service(settings, sock, address, config.trusted_proxies))
     return 0

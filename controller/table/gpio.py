@@ -3,12 +3,20 @@ buzzer for an illegal move, a hold-to-shut-down button. Off a Pi, gpiozero's moc
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import threading
+import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
 from gpiozero import LED, Button, Buzzer
+
+log = logging.getLogger("railtable")
 
 
 @dataclass(frozen=True)
@@ -38,47 +46,124 @@ class GpioPins:
             seen.add(pin)
 
 
-def make_factory(name: str) -> Any:
-    """The pin factory: mock pins off a Pi (or when asked), gpiozero's choice on one."""
+DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
+PI_FACTORY_FIX = (
+    "install the OS's lgpio (sudo apt install python3-lgpio), make the venv with "
+    "--system-site-packages and set GPIOZERO_PIN_FACTORY=lgpio (systemd/install.sh does all three)"
+)
+
+
+class PinsState(StrEnum):
+    """How the table's buttons and lights are doing (`/api/status` gpio.state)."""
+
+    READY = "ready"  # the Pi's own pins
+    MOCK = "mock"  # gpiozero's mock pins: off a Pi, or asked for
+    NONE = "none"  # no pin configured
+    DEGRADED = "degraded"  # the pins could not be opened: the table goes on without them
+
+
+def pi_model(path: Path = DEVICE_TREE_MODEL) -> str:
+    """The Raspberry Pi's model as its device tree names it ("" off a Pi)."""
+    try:
+        model = path.read_text(errors="replace").strip("\0\n ")
+    except OSError:
+        return ""
+    return model if "Raspberry Pi" in model else ""
+
+
+def factory_name(factory: object) -> str:
+    """gpiozero's short name of a pin factory ("lgpio", "native", "mock", ...)."""
+    name = type(factory).__name__
+    known = {
+        "LGPIOFactory": "lgpio",
+        "RPiGPIOFactory": "rpigpio",
+        "PiGPIOFactory": "pigpio",
+        "NativeFactory": "native",
+        "MockFactory": "mock",
+    }
+    return known.get(name, name)
+
+
+def make_factory(name: str, model: Callable[[], str] = pi_model) -> Any:
+    """The pin factory: mock pins off a Pi (or when asked); on a Pi, gpiozero's own choice
+    (`GPIOZERO_PIN_FACTORY`, else lgpio, RPi.GPIO, pigpio, native). Raises what gpiozero raises
+    when none can be loaded (BadPinFactory)."""
+    from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
 
     if name == "mock":
         return MockFactory()
     if name != "auto":
         raise ValueError(f'pin_factory {name!r}: must be "auto" or "mock"')
-    try:
-        with open("/proc/device-tree/model") as model:
-            on_pi = "Raspberry Pi" in model.read()
-    except OSError:
-        on_pi = False
-    return None if on_pi else MockFactory()
+    if not model():
+        return MockFactory()
+    with warnings.catch_warnings():  # its fallbacks, said once in our own line instead
+        warnings.simplefilter("ignore")
+        Device.ensure_pin_factory()
+    return Device.pin_factory
 
 
 class TableIO:
     """Seat buttons, turn LEDs, the buzzer, the shutdown button; callbacks run on gpiozero's
     threads, so the service hands them to its event loop."""
 
-    def __init__(self, pins: GpioPins, factory: Any = None) -> None:
+    def __init__(
+        self, pins: GpioPins, factory: Any = None, make: Callable[[str], Any] | None = None
+    ) -> None:
         pins.check()
         self.pins = pins
-        self.factory = factory if factory is not None else make_factory(pins.pin_factory)
+        self.factory: Any = factory
         self.on_done: Callable[[int], None] | None = None
         self.on_shutdown: Callable[[], None] | None = None
+        self.buttons: list[Button] = []
+        self.leds: list[LED] = []
+        self.buzzer: Buzzer | None = None
+        self.shutdown: Button | None = None
+        self.state = PinsState.NONE
+        self.detail = "no pin configured"
+        self.since = time.time()
+        if factory is None and not pins.used():
+            return  # nothing wired: no pin factory is even loaded
+        try:
+            if self.factory is None:
+                self.factory = (make or make_factory)(pins.pin_factory)
+            self._open()
+        except Exception as error:  # any failure of the pins must not stop the table
+            self._degrade(error)
+            return
+        name = factory_name(self.factory)
+        self.state = PinsState.MOCK if name == "mock" else PinsState.READY
+        self.detail = f"{name} pins"
+
+    def _open(self) -> None:
+        factory, pins = self.factory, self.pins
         self.buttons = [
-            Button(pin, pin_factory=self.factory, bounce_time=0.05) for pin in pins.seat_buttons
+            Button(pin, pin_factory=factory, bounce_time=0.05) for pin in pins.seat_buttons
         ]
         for seat, button in enumerate(self.buttons):
             button.when_pressed = self._pressed(seat)
-        self.leds = [LED(pin, pin_factory=self.factory) for pin in pins.seat_leds]
-        self.buzzer = (
-            Buzzer(pins.buzzer, pin_factory=self.factory) if pins.buzzer is not None else None
-        )
-        self.shutdown = None
+        self.leds = [LED(pin, pin_factory=factory) for pin in pins.seat_leds]
+        if pins.buzzer is not None:
+            self.buzzer = Buzzer(pins.buzzer, pin_factory=factory)
         if pins.shutdown_button is not None:
             self.shutdown = Button(
-                pins.shutdown_button, pin_factory=self.factory, hold_time=pins.shutdown_hold_s
+                pins.shutdown_button, pin_factory=factory, hold_time=pins.shutdown_hold_s
             )
             self.shutdown.when_held = self._held
+
+    def _degrade(self, error: Exception) -> None:
+        """The pins could not be opened: let go of what was, go on without any, say so once."""
+        self.close()
+        self.buttons, self.leds, self.buzzer, self.shutdown = [], [], None, None
+        which = (
+            "no pin factory" if self.factory is None else f"the {factory_name(self.factory)} pins"
+        )
+        reason = str(error) or type(error).__name__
+        fix = PI_FACTORY_FIX if self.pins.pin_factory == "auto" else "check the [gpio] pins"
+        self.state = PinsState.DEGRADED
+        self.detail = f"{which} failed ({reason}): {fix}"
+        self.since = time.time()
+        log.warning("GPIO: %s; the table goes on without its buttons and lights", self.detail)
 
     def _pressed(self, seat: int) -> Callable[[], None]:
         def pressed() -> None:
@@ -109,9 +194,12 @@ class TableIO:
         timer.start()
 
     def health(self) -> dict[str, Any]:
-        mock = type(self.factory).__name__ == "MockFactory"
+        """As the camera's and the board's: state, detail, since; and what is wired."""
         return {
-            "pins": "mock" if mock else "gpio",
+            "state": self.state.value,
+            "detail": self.detail,
+            "since": self.since,
+            "pins": "none" if self.factory is None else factory_name(self.factory),
             "seat_buttons": len(self.buttons),
             "seat_leds": len(self.leds),
             "buzzer": self.buzzer is not None,
@@ -121,4 +209,5 @@ class TableIO:
     def close(self) -> None:
         for device in [*self.buttons, *self.leds, self.buzzer, self.shutdown]:
             if device is not None:
-                device.close()
+                with contextlib.suppress(Exception):  # a half-opened pin may not close cleanly
+                    device.close()

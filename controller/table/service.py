@@ -31,7 +31,7 @@ from controller.simulated.table import PhysicalTable
 from controller.table.camera_worker import NO_NEW_FRAME, CameraWorker
 from controller.table.gpio import GpioPins, TableIO
 from controller.table.memory import TRIM_EVERY_S, give_back, map_big_blocks
-from controller.table.speech import EspeakSpeaker, Narrator, Speaker, Speech, Voice, speaks
+from controller.table.speech import EspeakSpeaker, Narrator, Speaker, Speech, Voice, choose_speech
 from controller.table.systemd import notify, watchdog_interval
 from controller.venue.publisher import VenuePublisher
 from controller.venue.settings import VenueSettings
@@ -171,8 +171,12 @@ class TableService:
         self.on_stop: Any = None  # set by whoever serves the API: stop serving too
         self.io = TableIO(settings.gpio)
         self.voice: Voice | None = None
-        if speaks(settings.speech, SIMULATED in (settings.board, settings.camera)):
-            self.speak_with(EspeakSpeaker())
+        self.speech = choose_speech(settings.speech, SIMULATED in (settings.board, settings.camera))
+        if self.speech.on:
+            card = self.speech.card
+            self.speak_with(EspeakSpeaker(card=None if card is None else card.id))
+        elif settings.speech is Speech.AUTO:
+            log.info("%s", self.speech.reason)
         self.venue: VenuePublisher | None = None
         if settings.venue is not None:
             self.venue = VenuePublisher(
@@ -618,6 +622,7 @@ class TableService:
             "gpio": self.io.health(),
             "venue": None if self.venue is None else self.venue.health().to_json(),
             "speech": self.voice is not None,
+            "speech_detail": self.speech.reason,
             "uptime_s": round(time.time() - self.started_at, 1),
         }
 

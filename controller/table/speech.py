@@ -12,6 +12,8 @@ earlier "your turn"), is dropped: the table never reads out the past.
 from __future__ import annotations
 
 import logging
+import os
+import re
 import shutil
 import subprocess
 import threading
@@ -52,23 +54,83 @@ def speech_setting(key: str, value: object) -> Speech:
         raise ValueError(f'{key} = {value!r}: must be "auto", "on" or "off"') from None
 
 
-def speaker_found(cards: Path = SOUND_CARDS) -> bool:
-    """espeak-ng is installed and the machine has a sound card to speak through."""
-    if shutil.which(ESPEAK) is None:
-        return False
+@dataclass(frozen=True)
+class SoundCard:
+    """One line of /proc/asound/cards: ` 2 [Device   ]: USB-Audio - USB Audio Device`."""
+
+    number: int
+    id: str  # ALSA's name of the card ("Device", "Headphones", "vc4hdmi0")
+    driver: str
+    name: str
+
+    @property
+    def hdmi(self) -> bool:
+        """Sound out of the HDMI port only: a screen's speakers at best, usually silence."""
+        return "hdmi" in f"{self.id} {self.driver} {self.name}".lower()
+
+    def words(self) -> str:
+        return f"card {self.number} {self.id} ({self.name})"
+
+
+_CARD_LINE = re.compile(r"^\s*(\d+)\s+\[(.*?)\s*\]:\s*(\S+)\s+-\s+(.*?)\s*$")
+
+
+def sound_cards(cards: Path | None = None) -> tuple[SoundCard, ...]:
+    """The machine's sound cards as ALSA lists them (none when the file cannot be read)."""
     try:
-        listed = cards.read_text()
+        listed = (cards or SOUND_CARDS).read_text()
     except OSError:
-        return False
-    return bool(listed.strip()) and "no soundcards" not in listed
+        return ()
+    found = (_CARD_LINE.match(line) for line in listed.splitlines())
+    return tuple(SoundCard(int(m[1]), m[2], m[3], m[4]) for m in found if m is not None)
 
 
-def speaks(setting: Speech, simulated: bool, found: Callable[[], bool] = speaker_found) -> bool:
-    """Whether the table speaks: "on" and "off" as said; "auto" where a speaker is found, but
-    not on the simulated table (a laptop running the demo stays quiet unless asked)."""
-    if setting is Speech.AUTO:
-        return not simulated and found()
-    return setting is Speech.ON
+def speaker_card(cards: Path | None = None) -> SoundCard | None:
+    """The first card a speaker can hang off: a USB speaker, the headphone jack; never HDMI
+    (a Pi 5 has no jack: its only cards are vc4hdmi0 and vc4hdmi1)."""
+    return next((card for card in sound_cards(cards) if not card.hdmi), None)
+
+
+ADD_A_SPEAKER = (
+    "plug a USB speaker in (a Pi 5 has no headphone jack), check it with `aplay -l` and "
+    '`espeak-ng "test"`, then restart the service'
+)
+
+
+@dataclass(frozen=True)
+class SpeechChoice:
+    """Whether the table speaks, through which card, and why, in words."""
+
+    on: bool
+    card: SoundCard | None
+    reason: str
+
+
+def choose_speech(
+    setting: Speech,
+    simulated: bool,
+    cards: Path | None = None,
+    espeak: Callable[[str], str | None] | None = None,
+) -> SpeechChoice:
+    """`[table] speech` against what the machine has: "on" and "off" as said; "auto" speaks where
+    espeak-ng and a speaker other than HDMI are found, but not on the simulated table (a laptop
+    running the demo stays quiet unless asked)."""
+    card = speaker_card(cards)
+    if setting is Speech.OFF:
+        return SpeechChoice(False, card, "speech is off in the configuration")
+    through = f"through {card.words()}" if card is not None else "through ALSA's default output"
+    if setting is Speech.ON:
+        return SpeechChoice(True, card, f"speech is on: espeak-ng speaks {through}")
+    if simulated:
+        return SpeechChoice(False, card, 'the simulated table stays quiet unless speech = "on"')
+    if (espeak or shutil.which)(ESPEAK) is None:
+        return SpeechChoice(False, card, "speech off: espeak-ng is not installed "
+                            "(sudo apt install espeak-ng)")  # fmt: skip
+    if card is None:
+        hdmi = [c.id for c in sound_cards(cards)]
+        only = f"the only sound output is HDMI ({', '.join(hdmi)})" if hdmi else "no sound card"
+        return SpeechChoice(False, None, f"speech off: {only}; {ADD_A_SPEAKER}")
+    return SpeechChoice(True, card, f"speech on: espeak-ng speaks {through}")
 
 
 class Speaker(Protocol):
@@ -78,18 +140,24 @@ class Speaker(Protocol):
 
 
 class EspeakSpeaker:
-    """espeak-ng on the default sound output, or into a WAV file (`wav`) instead."""
+    """espeak-ng on the default sound output, or on ALSA card `card` (its id: ALSA_CARD, unless
+    the service's environment names one already), or into a WAV file (`wav`) instead."""
 
-    def __init__(self, wav: Path | None = None, words_per_minute: int = 150) -> None:
+    def __init__(
+        self, wav: Path | None = None, words_per_minute: int = 150, card: str | None = None
+    ) -> None:
         self.wav = wav
         self.words_per_minute = words_per_minute
+        self.env = None if card is None else {"ALSA_CARD": card, **os.environ}
 
     def say(self, text: str) -> None:
         command = [ESPEAK, "-s", str(self.words_per_minute)]
         if self.wav is not None:
             command += ["-w", str(self.wav)]
         command += ["--", text]
-        subprocess.run(command, check=True, timeout=SAY_TIMEOUT_S, capture_output=True)
+        subprocess.run(
+            command, check=True, timeout=SAY_TIMEOUT_S, capture_output=True, env=self.env
+        )
 
 
 @dataclass(frozen=True)

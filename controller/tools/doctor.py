@@ -63,7 +63,8 @@ def check_port(config: Config) -> Finding:
             "port",
             False,
             f"cannot listen on {config.listen}:{config.port} ({error.strerror}): another program "
-            f"uses it (is the service already running?) or pick another [table] port",
+            f"uses it (is the service already running? `railtable doctor --as-service` asks it "
+            f"how it is doing) or pick another [table] port",
         )
     return Finding("port", True, f"{config.listen}:{config.port} is free")
 
@@ -130,16 +131,15 @@ def check_camera(config: Config) -> Finding:
 
 
 def check_gpio(config: Config) -> Finding:
-    from controller.table.gpio import TableIO
+    from controller.tools.doctor_pi import check_pins
 
-    try:
-        io = TableIO(config.gpio)
-    except Exception as error:  # gpiozero's own words
-        group = "" if _in_group("gpio") else " (you are not in the gpio group)"
-        return Finding("gpio", False, f"{error}{group}")
-    health = io.health()
-    io.close()
-    return Finding("gpio", True, f"{health['pins']} pins, {health['seat_buttons']} seat buttons")
+    return check_pins(config)
+
+
+def check_speech(config: Config) -> Finding:
+    from controller.tools.doctor_pi import check_speaker
+
+    return check_speaker(config)
 
 
 def check_venue(config: Config) -> Finding:
@@ -159,6 +159,7 @@ CHECKS: tuple[Callable[[Config], Finding], ...] = (
     check_board,
     check_camera,
     check_gpio,
+    check_speech,
     check_venue,
 )
 

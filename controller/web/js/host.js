@@ -135,7 +135,8 @@ export function drawHealth(state) {
     const detail = s[k].detail || "";  // said once: "calibrated; 4 of 4 …" after the badge "calibrated"
     $(k + "-detail").textContent = detail.startsWith(s[k].state) ? detail.slice(s[k].state.length).replace(/^[;:,]\s*/, "") : detail;
   }
-  $("gpio").textContent = s.gpio ? `pins ${s.gpio.pins}, ${s.gpio.seat_buttons} seat buttons, ${s.gpio.seat_leds} seat lights` : "";
+  const g = s.gpio;  // "degraded": the pins could not be opened, and its detail says what to do
+  $("gpio").textContent = !g ? "" : g.state === "degraded" ? `not working: ${g.detail}` : g.state === "none" ? "none wired" : `pins ${g.pins}, ${g.seat_buttons} seat buttons, ${g.seat_leds} seat lights`;
 }
 
 // `askStatus` fetches /api/status anew (the role, once the PIN is typed; the inputs' health).

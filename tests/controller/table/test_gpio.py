@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 import time
+from pathlib import Path
 
 import pytest
+from gpiozero import LED, Device
+from gpiozero.exc import BadPinFactory
 from gpiozero.pins.mock import MockFactory
+from pytest_mock import MockerFixture
 
-from controller.table.gpio import GpioPins, TableIO
+from controller.table.gpio import GpioPins, TableIO, make_factory, pi_model
 
 PINS = GpioPins(seat_buttons=(5, 6), seat_leds=(17, 27), buzzer=12, shutdown_button=3,
                 shutdown_hold_s=0.1)  # fmt: skip
@@ -71,3 +76,96 @@ def test_holding_the_shutdown_button_asks_to_shut_down() -> None:
 def test_bad_pins_are_one_clear_line(pins: GpioPins, says: str) -> None:
     with pytest.raises(ValueError, match=says):
         TableIO(pins, MockFactory())
+
+
+def test_pins_that_cannot_be_opened_leave_the_table_without_them(
+    mocker: MockerFixture, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A Pi 5 in a venv without lgpio: gpiozero finds no pin factory. One warning line naming
+    the fix, a degraded part in the status, and no device: never an exception."""
+    make = mocker.Mock(side_effect=BadPinFactory("Unable to load any default pin factory!"))
+    with caplog.at_level(logging.WARNING, logger="railtable"):
+        io = TableIO(PINS, make=make)
+    make.assert_called_once_with("auto")
+    health = io.health()
+    assert health["state"] == "degraded" and health["pins"] == "none"
+    assert "Unable to load any default pin factory" in health["detail"]
+    assert "python3-lgpio" in health["detail"] and "GPIOZERO_PIN_FACTORY=lgpio" in health["detail"]
+    assert (health["seat_buttons"], health["seat_leds"], health["buzzer"]) == (0, 0, False)
+    (line,) = [r.getMessage() for r in caplog.records]
+    assert "goes on without its buttons and lights" in line
+    io.show_turn(1)  # nothing to light, nothing raised
+    io.alert()
+    io.close()
+
+
+def test_a_device_that_fails_to_open_closes_the_ones_opened_before(mocker: MockerFixture) -> None:
+    """A Pi 4 on kernel 6.6 with the native factory: LEDs open, a button's edge detection fails
+    (EINVAL through /sys/class/gpio). What was opened is let go again."""
+    factory = MockFactory()
+    real_pin = factory.pin
+
+    def pin(spec: object) -> object:
+        if spec == 3:  # the shutdown button, opened last
+            raise OSError(22, "Invalid argument")
+        return real_pin(spec)
+
+    mocker.patch.object(factory, "pin", side_effect=pin)
+    io = TableIO(PINS, factory)
+    health = io.health()
+    assert health["state"] == "degraded" and "Invalid argument" in health["detail"]
+    assert health["pins"] == "mock" and "the mock pins failed" in health["detail"]
+    mocker.stopall()
+    for pin in (5, 6, 17, 27, 12):  # the pins opened first were let go: free to open again
+        LED(pin, pin_factory=factory).close()
+
+
+def test_the_status_names_the_pins_in_use() -> None:
+    io = TableIO(PINS, MockFactory())
+    try:
+        health = io.health()
+        assert (health["state"], health["pins"], health["seat_buttons"]) == ("mock", "mock", 2)
+    finally:
+        io.close()
+    nothing = TableIO(GpioPins(), make=lambda name: pytest.fail("no pin, no factory"))
+    assert nothing.health()["state"] == "none"
+
+
+def test_the_factory_is_mock_off_a_pi_and_gpiozeros_choice_on_one(mocker: MockerFixture) -> None:
+    assert isinstance(make_factory("auto", model=lambda: ""), MockFactory)
+    ensure = mocker.patch.object(Device, "ensure_pin_factory", side_effect=BadPinFactory("none"))
+    with pytest.raises(BadPinFactory):
+        make_factory("auto", model=lambda: "Raspberry Pi 5 Model B Rev 1.0")
+    ensure.assert_called_once()
+    with pytest.raises(ValueError, match='must be "auto" or "mock"'):
+        make_factory("pigpio")
+
+
+def test_the_pi_model_is_read_from_the_device_tree(tmp_path: Path) -> None:
+    model = tmp_path / "model"
+    model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\x00")
+    assert pi_model(model) == "Raspberry Pi 5 Model B Rev 1.0"
+    model.write_text("QEMU Virtual Machine")
+    assert pi_model(model) == ""
+    assert pi_model(tmp_path / "absent") == ""
+
+
+def test_a_service_whose_pins_fail_starts_and_says_so(
+    tmp_path: Path, mocker: MockerFixture
+) -> None:
+    from controller.table.service import ServiceSettings, TableService
+
+    mocker.patch(
+        "controller.table.gpio.make_factory",
+        side_effect=BadPinFactory("Unable to load any default pin factory!"),
+    )
+    settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=2, bots=False,
+                               camera="none", board="none", gpio=PINS)  # fmt: skip
+    service = TableService(settings)
+    service.start(thread=False)
+    try:
+        gpio = service.status()["gpio"]
+        assert gpio["state"] == "degraded" and "python3-lgpio" in gpio["detail"]
+        assert service.game.state is not None  # the game goes on
+    finally:
+        service.stop()

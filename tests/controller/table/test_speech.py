@@ -4,6 +4,7 @@ the `[table] speech` setting, and the real espeak-ng writing a WAV file."""
 
 from __future__ import annotations
 
+import logging
 import random
 import shutil
 import subprocess
@@ -21,7 +22,15 @@ from controller.game.live import LiveGame
 from controller.game.store import EventLog
 from controller.referee.observe import Observation
 from controller.table.service import ServiceSettings, TableService
-from controller.table.speech import EspeakSpeaker, Narrator, Speech, Voice, speaks
+from controller.table.speech import (
+    EspeakSpeaker,
+    Narrator,
+    Speech,
+    Voice,
+    choose_speech,
+    sound_cards,
+    speaker_card,
+)
 from rules.physical import PlacedPiece, TableObservation
 from rules.playout import Policy, choose
 
@@ -128,12 +137,66 @@ def test_speaking_never_holds_up_the_game_and_stale_lines_are_dropped(tmp_path: 
         voice.stop()
 
 
-def test_a_service_speaks_only_where_asked_or_a_speaker_is_found(tmp_path: Path) -> None:
-    assert not speaks(Speech.AUTO, simulated=True, found=lambda: True)
-    assert speaks(Speech.AUTO, simulated=False, found=lambda: True)
-    assert not speaks(Speech.AUTO, simulated=False, found=lambda: False)
-    assert speaks(Speech.ON, simulated=True, found=lambda: False)
-    assert not speaks(Speech.OFF, simulated=False, found=lambda: True)
+PI5_CARDS = """\
+ 0 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0
+                      vc4-hdmi-0
+ 1 [vc4hdmi1       ]: vc4-hdmi - vc4-hdmi-1
+                      vc4-hdmi-1
+"""
+USB_SPEAKER = """\
+ 2 [Device         ]: USB-Audio - USB Audio Device
+                      GeneralPlus USB Audio Device at usb-xhci-hcd.0-1, full speed
+"""
+PI4_CARDS = """\
+ 0 [Headphones     ]: bcm2835_headpho - bcm2835 Headphones
+                      bcm2835 Headphones
+ 1 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0
+                      vc4-hdmi-0
+"""
+
+
+def _cards(tmp_path: Path, listed: str) -> Path:
+    path = tmp_path / f"cards-{len(list(tmp_path.glob('cards-*')))}"
+    path.write_text(listed)
+    return path
+
+
+def test_auto_speaks_only_through_a_speaker_that_is_not_hdmi(tmp_path: Path) -> None:
+    found = {"espeak": lambda name: f"/usr/bin/{name}"}
+    pi5 = _cards(tmp_path, PI5_CARDS)
+    assert [c.id for c in sound_cards(pi5)] == ["vc4hdmi0", "vc4hdmi1"]
+    assert speaker_card(pi5) is None
+    quiet = choose_speech(Speech.AUTO, simulated=False, cards=pi5, **found)
+    assert not quiet.on and "only sound output is HDMI (vc4hdmi0, vc4hdmi1)" in quiet.reason
+    assert "USB speaker" in quiet.reason and "aplay -l" in quiet.reason
+    usb = choose_speech(
+        Speech.AUTO, False, cards=_cards(tmp_path, PI5_CARDS + USB_SPEAKER), **found
+    )
+    assert usb.on and usb.card is not None and usb.card.id == "Device"
+    pi4_cards = _cards(tmp_path, PI4_CARDS)
+    pi4 = choose_speech(Speech.AUTO, False, cards=pi4_cards, **found)
+    assert pi4.on and pi4.card is not None and pi4.card.id == "Headphones"
+    none = choose_speech(Speech.AUTO, False, cards=tmp_path / "absent", **found)
+    assert not none.on and "no sound card" in none.reason
+    no_espeak = choose_speech(Speech.AUTO, False, cards=pi4_cards, espeak=lambda _: None)
+    assert not no_espeak.on and "apt install espeak-ng" in no_espeak.reason
+    assert not choose_speech(Speech.AUTO, simulated=True, cards=pi4_cards, **found).on
+    assert choose_speech(Speech.ON, simulated=True, cards=pi5, **found).on
+    assert not choose_speech(Speech.OFF, simulated=False, cards=pi4_cards, **found).on
+
+
+def test_a_service_speaks_only_where_asked_or_a_speaker_is_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr("controller.table.speech.SOUND_CARDS", _cards(tmp_path, PI5_CARDS))
+    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
+    with caplog.at_level(logging.INFO, logger="railtable"):
+        hdmi_only = TableService(ServiceSettings(data_dir=tmp_path / "c", pin="1234",
+                                                 camera="none", board="none"))  # fmt: skip
+    hdmi_only.log.close()
+    assert hdmi_only.voice is None and not hdmi_only.status()["speech"]
+    said = [r.getMessage() for r in caplog.records if "speech off" in r.getMessage()]
+    assert len(said) == 1 and "USB speaker" in said[0]
     quiet = TableService(ServiceSettings(data_dir=tmp_path / "a", pin="1234"))
     assert quiet.voice is None  # the simulated table is quiet unless asked
     quiet.log.close()
