@@ -34,7 +34,10 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         "held in front of the camera; kept in the data folder under the camera's name",
     )
     calibrate.add_argument(
-        "--source", type=_source, required=True, help="the camera: 0, /dev/video0, a URL"
+        "--source",
+        type=_source,
+        required=True,
+        help='the camera: 0, /dev/video0, a URL, "picamera2" (a camera module)',
     )
     calibrate.add_argument(
         "--data", type=_out_folder, default=None, help="the service's data folder (its default)"
@@ -124,10 +127,10 @@ def _camera_calibrate(args: argparse.Namespace) -> int:
     from controller.config import Config
     from vision.charuco import Collector, find_sheet, measure_lens
     from vision.lens import save_lens
-    from vision.sources import CameraSource, camera_address
+    from vision.sources import open_camera
 
     data = args.data or Config().data_dir
-    source = CameraSource(camera_address(args.source))
+    source = open_camera(args.source)
     started = time.monotonic()
     deadline = started + args.seconds
     collector: Collector | None = None
