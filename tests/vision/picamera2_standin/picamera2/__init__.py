@@ -12,8 +12,7 @@ serve` started as a subprocess) sets it without touching the code:
   may not give what it was asked for).
 - `RAILTABLE_STANDIN_PAD`: pixels of padding at the end of each row (a stride wider than the row).
 - `RAILTABLE_STANDIN_SCENE`: "game:players:seed", the new game whose table the mat shows
-  (default "offtherails:2:1"); "game:players:seed:LOCATION" with a stray minecart on that
-  location besides; "red" shows a red square on grey.
+  (default "offtherails:2:1"); "red" shows a red square on grey.
 - `RAILTABLE_STANDIN_PACE`: "0" serves frames as fast as they are asked for; else at the frame
   rate of `FrameDurationLimits` (a real camera's `capture_array` waits for the next frame).
 
@@ -82,20 +81,15 @@ def _render(spec: str, width: int, height: int) -> np.ndarray:
     from controller.referee.judge import Referee
     from controller.simulated.camera import SimulatedCamera
     from controller.simulated.table import PhysicalTable
-    from rules.physical import PlacedPiece
     from rules.registry import game_info, new_game
 
-    game, players, seed, *stray = spec.split(":")
+    game, players, seed = spec.split(":")
     info = game_info(game)
     state = new_game(game, {"players": int(players)}, int(seed))
     assert info.layout is not None and info.catalogue is not None
     layout, catalogue = info.layout(state.options), info.catalogue()
     table = PhysicalTable(layout, catalogue)
-    laid = Referee.for_game(info).table_of(state)
-    if stray:
-        cart = next(p for p in table.by_piece if p.kind == "minecart")
-        laid = {**laid, stray[0]: (*laid.get(stray[0], ()), PlacedPiece(cart))}
-    table.lay(laid)
+    table.lay(Referee.for_game(info).table_of(state))
     camera = SimulatedCamera(table, layout, catalogue)
     camera.frame()  # the first frames show the hand that laid the pieces leaving
     camera.frame()
