@@ -27,6 +27,7 @@ from controller.venue.settings import (
 )
 from rules.core import BadOptions, resolve_options
 from rules.registry import GAMES, game_info
+from vision.camera_module import CameraSettings, Mains, camera_number
 
 DEFAULT_PATHS = (Path("/etc/railtable/railtable.toml"),)
 
@@ -49,6 +50,7 @@ class Config:
     port: int = 8080
     pin: str = ""
     camera: str = "simulated"
+    camera_settings: CameraSettings = field(default_factory=CameraSettings)
     board: str = "simulated"
     game: str = "offtherails"
     players: int = 4
@@ -116,6 +118,36 @@ def _source(key: str, value: Any) -> str:
     return text
 
 
+def check_camera_source(key: str, value: Any) -> str:
+    """A `[camera] source` (or `--camera`): as any source, and "picamera2:N" with a number."""
+    text = _source(key, value)
+    try:
+        camera_number(text)
+    except ValueError as error:
+        raise ConfigError(f"{key} = {error}") from None
+    return text
+
+
+def _number(low: float, high: float, unit: str) -> Check:
+    def check(key: str, value: Any) -> float:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not low <= value <= high
+        ):
+            raise ConfigError(f"{key} = {value!r}: must be a number from {low:g} to {high:g}{unit}")
+        return float(value)
+
+    return check
+
+
+def _mains(key: str, value: Any) -> Mains:
+    if isinstance(value, bool) or value not in tuple(Mains):
+        hertz = " or ".join(str(m.value) for m in Mains)
+        raise ConfigError(f"{key} = {value!r}: must be {hertz} (the lamps' mains frequency)")
+    return Mains(value)
+
+
 def _pin_list(key: str, value: Any) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(
         isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 27 for v in value
@@ -164,7 +196,15 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "bots": _yes_no,
         "speech": lambda key, value: _checked(speech_setting, key, value),
     },
-    "camera": {"source": _source},
+    "camera": {
+        "source": check_camera_source,
+        "width": _whole(160, 4608),
+        "height": _whole(120, 2592),
+        "frame_rate": _number(1, 60, " frames a second"),
+        "mains_hz": _mains,
+        "lens_position": _number(0, 15, " dioptres (1 / metres; 0: far away)"),
+        "settle_s": _number(0, 10, " seconds"),
+    },
     "board": {"url": _source},
     "game": {"name": _text, "players": _whole(1, 16), "seed": _whole(0, 2**31), "options": _text},
     "gpio": {
@@ -240,6 +280,7 @@ def _config(data: Mapping[str, Any], path: Path) -> Config:
         ai_iterations=values.get("ai.iterations", 0),
         speech=values.get("table.speech", Speech.AUTO),
         camera=values.get("camera.source", "simulated"),
+        camera_settings=_camera_settings(values),
         board=values.get("board.url", "simulated"),
         game=values.get("game.name", "offtherails"),
         players=values.get("game.players", 4),
@@ -268,6 +309,22 @@ def _config(data: Mapping[str, Any], path: Path) -> Config:
         raise ConfigError(f'[gpio] pin_factory = {config.gpio.pin_factory!r}: "auto" or "mock"')
     check_game(config)
     return config
+
+
+def _camera_settings(values: Mapping[str, Any]) -> CameraSettings:
+    """The `[camera]` keys other than `source`, over the defaults."""
+    names = {
+        "width": "width",
+        "height": "height",
+        "frame_rate": "frame_rate",
+        "mains_hz": "mains",
+        "lens_position": "lens_position",
+        "settle_s": "settle_s",
+    }
+    given = {
+        field: values[f"camera.{key}"] for key, field in names.items() if f"camera.{key}" in values
+    }
+    return CameraSettings(**given)
 
 
 def check_game(

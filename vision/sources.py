@@ -1,8 +1,9 @@
 """Frame sources: a camera that reconnects by itself, recorded frames (folder or video), synthetic.
 
 Every source has `read() -> Frame | None` (None: no frame now, or the recording has ended) and
-`close()`. The camera's only I/O seam is its capture factory (`cv2.VideoCapture` by default),
-so tests plug in a fake that fails and recovers. `CameraThread` is the one place with a thread.
+`close()`. The camera's only I/O seam is its capture factory (`cv2.VideoCapture` by default; a
+camera module's `Picamera2Capture`, vision/camera_module.py), so tests plug in a fake that fails
+and recovers. `CameraThread` is the one place with a thread.
 """
 
 from __future__ import annotations
@@ -16,6 +17,12 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 
+from vision.camera_module import (
+    CameraSettings,
+    CameraUnavailable,
+    camera_number,
+    picamera2_factory,
+)
 from vision.markers import Image
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
@@ -59,6 +66,17 @@ def _opencv_capture(address: int | str) -> Capture:
 def camera_address(text: str) -> int | str:
     """A device index ("0") as an int; a file path or stream URL as it is."""
     return int(text) if text.isdigit() else text
+
+
+def open_camera(source: str, settings: CameraSettings | None = None) -> CameraSource:
+    """The live camera a `[camera] source` names: a camera module through Picamera2
+    ("picamera2", "picamera2:1"), else a device index, file or stream URL through OpenCV.
+    ValueError for a camera module's number that is not one."""
+    settings = settings or CameraSettings()
+    width, height = settings.width, settings.height
+    if camera_number(source) is not None:
+        return CameraSource(source, picamera2_factory(settings), width=width, height=height)
+    return CameraSource(camera_address(source), width=width, height=height)
 
 
 class CameraState(StrEnum):
@@ -186,6 +204,9 @@ class CameraSource:
             return False
         try:
             capture = self.factory(self.address)
+        except CameraUnavailable as exc:  # its message says what to do, whole
+            self._drop(f"camera {self.address!r}: {exc}")
+            return False
         except Exception as exc:  # a driver may raise instead of reporting failure
             self._drop(f"camera {self.address!r} could not be opened: {exc}")
             return False

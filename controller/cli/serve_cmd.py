@@ -50,7 +50,12 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     )
     serve.add_argument("--port", type=int, default=None, help="default 8080")
     serve.add_argument("--data", type=Path, default=None, help="folder for the event log, the PIN")
-    serve.add_argument("--camera", default=None, help='"simulated", "none" or a source')
+    serve.add_argument(
+        "--camera",
+        default=None,
+        help='"simulated", "none", a device index, file or URL, or "picamera2" (a camera '
+        'module; "picamera2:1" the second)',
+    )
     serve.add_argument("--board", default=None, help='"simulated", "none" or a serial URL')
     serve.add_argument(
         "--pin", default=None, help="the host's table PIN, 4 to 8 digits (default: kept in --data)"
@@ -90,7 +95,13 @@ def _speech(given: str, check: Any) -> Any:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from controller.config import check_game, check_pin, default_path, load_config
+    from controller.config import (
+        check_camera_source,
+        check_game,
+        check_pin,
+        default_path,
+        load_config,
+    )
     from controller.serve import (
         PhoneAddress,
         configure_logging,
@@ -109,7 +120,7 @@ def _serve(args: argparse.Namespace) -> int:
         "listen": args.host,
         "port": args.port,
         "data_dir": args.data,
-        "camera": args.camera,
+        "camera": None if args.camera is None else check_camera_source("--camera", args.camera),
         "board": args.board,
         "pin": None if args.pin is None else _pin(args.pin, check_pin),
         "address": args.address,
@@ -138,6 +149,7 @@ def _serve(args: argparse.Namespace) -> int:
         options=dict(config.options),
         seed=config.seed,
         camera=config.camera,
+        camera_settings=config.camera_settings,
         board=config.board,
         bots=config.bots,
         ai_iterations=config.ai_iterations,

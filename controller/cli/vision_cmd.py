@@ -34,7 +34,10 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         "held in front of the camera; kept in the data folder under the camera's name",
     )
     calibrate.add_argument(
-        "--source", type=_source, required=True, help="the camera: 0, /dev/video0, a URL"
+        "--source",
+        type=_source,
+        required=True,
+        help='the camera: 0, /dev/video0, a URL, "picamera2" (a camera module)',
     )
     calibrate.add_argument(
         "--data", type=_out_folder, default=None, help="the service's data folder (its default)"
@@ -66,6 +69,22 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         "held above the board, skin tones and sleeves, red carts); 0 leaves them out",
     )
     bench.set_defaults(handler=_bench_vision)
+
+    live = benches.add_parser(
+        "camera",
+        help="a live camera's frame rate and our CPU a frame (capture, format turned, handed "
+        "over); prints JSON",
+    )
+    live.add_argument(
+        "--source", type=_source, default="picamera2", help='the camera (default "picamera2")'
+    )
+    live.add_argument("--frames", type=_at_least(1), default=200)
+    live.add_argument("--width", type=int, default=1280)
+    live.add_argument("--height", type=int, default=720)
+    live.add_argument(
+        "--frame-rate", type=float, default=30.0, help="asked of a camera module (default 30)"
+    )
+    live.set_defaults(handler=_bench_camera)
 
 
 def _out_folder(text: str) -> Path:
@@ -118,16 +137,29 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _bench_camera(args: argparse.Namespace) -> int:
+    from controller.bench.camera import bench_camera
+    from vision.camera_module import CameraSettings
+
+    if not (160 <= args.width <= 4608 and 120 <= args.height <= 2592):
+        raise ValueError(f"--width {args.width} --height {args.height}: not a camera's size")
+    if not 1 <= args.frame_rate <= 120:
+        raise ValueError(f"--frame-rate {args.frame_rate:g}: must be 1 to 120")
+    settings = CameraSettings(args.width, args.height, args.frame_rate, settle_s=0)
+    print(json.dumps(bench_camera(args.source, settings, args.frames).to_json()))
+    return 0
+
+
 def _camera_calibrate(args: argparse.Namespace) -> int:
     import time
 
     from controller.config import Config
     from vision.charuco import Collector, find_sheet, measure_lens
     from vision.lens import save_lens
-    from vision.sources import CameraSource, camera_address
+    from vision.sources import open_camera
 
     data = args.data or Config().data_dir
-    source = CameraSource(camera_address(args.source))
+    source = open_camera(args.source)
     started = time.monotonic()
     deadline = started + args.seconds
     collector: Collector | None = None

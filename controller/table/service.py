@@ -40,9 +40,10 @@ from firmware_bridge.link import BoardLink
 from firmware_bridge.messages import Color, Square
 from rules.core import Visibility
 from rules.physical import Catalogue, Layout, TableObservation
+from vision.camera_module import CameraSettings
 from vision.lens import load_lens
 from vision.pipeline import VisionPipeline
-from vision.sources import CameraSource, CameraThread, camera_address
+from vision.sources import CameraState, CameraThread, open_camera
 
 log = logging.getLogger("railtable")
 
@@ -63,7 +64,9 @@ class ServiceSettings:
     players: int = 4
     options: dict[str, Any] = field(default_factory=dict)
     seed: int | None = None
-    camera: str = SIMULATED  # "simulated", "none", or a camera source (device, file, URL)
+    camera: str = SIMULATED  # "simulated", "none", or a camera source (device, file, URL,
+    # "picamera2[:N]": a camera module)
+    camera_settings: CameraSettings = field(default_factory=CameraSettings)  # size, controls
     board: str = SIMULATED  # "simulated", "none", or a pyserial URL
     tick_s: float = 0.05
     settle_ticks: int = 1  # the fused table unchanged this many ticks (the board debounces, the
@@ -97,20 +100,34 @@ class InputHealth:
 
 
 class RealCamera:
-    """A camera (device index, file or stream URL) read on its own thread; reconnects itself."""
+    """A camera (device index, file, stream URL or camera module) read on its own thread;
+    reconnects itself. Each change of its state is logged once, in its own words (a camera
+    that stays away is retried with backoff, and not logged again)."""
 
-    def __init__(self, source: str) -> None:
-        self.source = CameraSource(camera_address(source))
+    def __init__(self, source: str, settings: CameraSettings | None = None) -> None:
+        self.source = open_camera(source, settings)
         self.thread = CameraThread(self.source).start()
         self._last_index = -1
+        self._said = ""
 
     def frame(self) -> Any:
         """The newest frame not yet handed out, or None (none new, or the camera is away)."""
+        self._say()
         latest = self.thread.latest()
         if latest is None or latest.index == self._last_index:
             return None if latest is None else NO_NEW_FRAME
         self._last_index = latest.index
         return latest.image
+
+    def _say(self) -> None:
+        state, reason = self.source.state, self.source.reason
+        if state is CameraState.CLOSED or reason == self._said or reason == "not opened yet":
+            return
+        self._said = reason
+        if state is CameraState.STREAMING:
+            log.info("camera %r: %s", self.source.address, reason)
+        else:
+            log.warning("%s; trying again now and then", reason)
 
     def health(self) -> str:
         return f"{self.source.state.value}: {self.source.reason}"
@@ -265,7 +282,7 @@ class TableService:
         elif self.settings.camera == NONE:
             self.camera_health.set("none", "no camera configured")
         else:
-            self.camera = RealCamera(self.settings.camera)
+            self.camera = RealCamera(self.settings.camera, self.settings.camera_settings)
             try:
                 lens = load_lens(self.settings.data_dir, self.settings.camera)
             except ValueError as error:

@@ -3,6 +3,7 @@ says in plain words what is wrong and how to fix it."""
 
 from __future__ import annotations
 
+import dataclasses
 import grp
 import os
 import shutil
@@ -12,6 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from controller.config import Config, ConfigError, default_path, load_config
+from vision.camera_module import (
+    NO_CAMERA_ADVICE,
+    PICAMERA2,
+    Picamera2Capture,
+    camera_modules,
+    camera_number,
+    describe_module,
+)
 
 
 @dataclass(frozen=True)
@@ -106,6 +115,8 @@ def check_camera(config: Config) -> Finding:
     source = config.camera
     if source in ("simulated", "none"):
         return Finding("camera", True, f"{source}: nothing to check")
+    if camera_number(source) is not None:
+        return check_camera_module(config)
     import cv2
 
     logging_api = getattr(getattr(cv2, "utils", None), "logging", None)
@@ -128,6 +139,61 @@ def check_camera(config: Config) -> Finding:
         return Finding("camera", True, f"{source!r} gives {width}x{height} pictures")
     finally:
         capture.release()
+
+
+def check_camera_module(config: Config) -> Finding:
+    """A `picamera2[:N]` source: opened through Picamera2 and one picture read."""
+    number = camera_number(config.camera) or 0
+    settings = dataclasses.replace(config.camera_settings, settle_s=0)  # one picture is enough
+    try:
+        capture = Picamera2Capture(number, settings)
+    except OSError as error:  # CameraUnavailable: what to do, whole
+        return Finding("camera", False, f"{config.camera!r}: {error}")
+    try:
+        _, image = capture.read()
+    except Exception as error:  # libcamera's own words
+        return Finding("camera", False, f"{config.camera!r} opened but gave no picture: {error}")
+    finally:
+        capture.release()
+    height, width = image.shape[:2]
+    return Finding(
+        "camera", True, f"{config.camera!r} ({capture.model}) gives {width}x{height} pictures"
+    )
+
+
+def _v4l2_device(source: str) -> bool:
+    """A source OpenCV reads through V4L2: a device index or a /dev/video node."""
+    return source.isdigit() or source.startswith("/dev/video")
+
+
+def check_camera_modules(config: Config) -> Finding:
+    """The camera modules libcamera sees (if picamera2 is installed), the `source` that reads
+    each, and a V4L2 source on a Pi whose camera is a camera module (it gives no frames)."""
+    configured = camera_number(config.camera) is not None
+    try:
+        found = camera_modules()
+    except OSError as error:  # picamera2 missing: only a Raspberry Pi has it
+        if configured:
+            return Finding("camera modules", False, str(error))
+        return Finding("camera modules", True, "picamera2 is not installed: none looked for")
+    except Exception as error:  # a broken libcamera says why
+        return Finding("camera modules", not configured, f"libcamera failed: {error}")
+    if not found:
+        if configured:
+            return Finding("camera modules", False, NO_CAMERA_ADVICE)
+        return Finding("camera modules", True, "libcamera sees none")
+    sources = "; ".join(
+        f'{describe_module(info)}: source = "{PICAMERA2 if n == 0 else f"{PICAMERA2}:{n}"}"'
+        for n, info in enumerate(found)
+    )
+    seen = f"libcamera sees {len(found)}: {sources}"
+    if _v4l2_device(config.camera) and not check_camera(config).ok:
+        return Finding(
+            "camera modules", False, f"{seen}. [camera] source = {config.camera!r} reads "
+            f"through V4L2, which on Raspberry Pi OS Bookworm gives no frames from a camera "
+            f'module (opencv#22820): write source = "{PICAMERA2}"',
+        )  # fmt: skip
+    return Finding("camera modules", True, seen)
 
 
 def check_gpio(config: Config) -> Finding:
@@ -158,6 +224,7 @@ CHECKS: tuple[Callable[[Config], Finding], ...] = (
     check_port,
     check_board,
     check_camera,
+    check_camera_modules,
     check_gpio,
     check_speech,
     check_venue,

@@ -18,7 +18,7 @@ def test_no_file_means_the_simulated_table() -> None:
 
 def test_the_documented_example_loads() -> None:
     config = load_config(EXAMPLE)
-    assert config.camera == "0" and config.board.startswith("/dev/serial/by-id/")
+    assert config.camera == "picamera2" and config.board.startswith("/dev/serial/by-id/")
     assert config.options == {"bumper_carts": False}
 
 
