@@ -87,11 +87,11 @@ class Bots:
             return BotStep.WAITED
         verdict = game.verdict
         expected = game.referee.table_of(state)
-        if self._mistake is not None and verdict is not None and verdict.actions:
-            self.stats.mistakes_applied += 1
+        if self._mistake is not None and verdict is not None and verdict.kind in _APPLIES:
+            self.stats.mistakes_applied += 1  # (a take-back's actions are offered, not applied)
             self._mistake = None
         elif self._mistake is not None and (
-            verdict is None or verdict.kind is not VerdictKind.ALERT
+            verdict is None or verdict.kind not in (VerdictKind.ALERT, VerdictKind.TAKE_BACK)
         ):
             self._patience -= 1  # the referee has not seen it yet (the sensor board is slower)
             if self._patience > 0:
@@ -112,6 +112,9 @@ class Bots:
                 return BotStep.WAITED  # the computer answers its own questions
             return self._answer(state, verdict)
         if verdict is not None and verdict.kind is VerdictKind.TAKE_BACK:
+            if self._mistake is not None:  # the table does not fit the game, and it says so:
+                self.stats.mistakes_alerted += 1  # with magnets alone a second Rock where a
+                self._mistake = None  # wagon just left is that wagon back, as far as it knows
             game.accept_table(Asker.host())
             self.table.lay(expected)
             return BotStep.FOLLOWED
@@ -325,6 +328,10 @@ class Bots:
                         with state.applied([then]):
                             reach |= changed_locations(expected, referee.table_of(state))
         return reach
+
+
+_APPLIES = frozenset({VerdictKind.APPLIED, VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT})
+"""The verdicts that apply their actions (a take-back only offers to undo them)."""
 
 
 def _digital_draws(state: State) -> list[Action]:

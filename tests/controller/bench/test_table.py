@@ -43,3 +43,13 @@ def test_a_bots_mistake_is_never_a_legal_reading_past_the_digital_draws() -> Non
     assert figures.games_finished == 1, figures.stalled_at
     assert figures.mistakes_made > 0
     assert figures.false_applied == 0 and figures.mistakes_alerted == figures.mistakes_made
+
+
+def test_a_take_back_offered_for_a_bots_mistake_is_no_move_applied() -> None:
+    """The mine-wagon race, 4 players, the sensor board alone (seed 22): a second Rock laid
+    where a wagon just left for its goal feels like that wagon back, and the referee offers to
+    take the move back. Nothing is applied: the bench counts it alerted, not a false apply
+    (before, the take-back's offered actions counted as applied)."""
+    figures = run("minewagons", 4, Inputs.SENSORS, 1, first_seed=22)
+    assert figures.games_finished == 1, figures.stalled_at
+    assert figures.false_applied == 0 and figures.mistakes_alerted == figures.mistakes_made > 0
