@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import random
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -187,7 +186,7 @@ class ComputerPlayers:
         self._asked = key
         level = game.computers[seat]
         state = game.state.fork(history=True)
-        seed = _seed(game.state.seed, game.moves)
+        seed = game.deck.search_seed(game.moves)  # keyed by the secret, never the secret
         job = _Job(state, level, seed, self.budget(level), lambda d: self._came(key, seat, d))
         self._queue(job)
 
@@ -251,10 +250,5 @@ class ComputerPlayers:
             move = book.say(decision.action.words())
             answer.set_result(Hint(seat, move, book.say(decision.why), decision.action.to_json()))
 
-        seed = _seed(game.state.seed, game.moves) ^ 0x5EED
+        seed = game.deck.search_seed(game.moves) ^ 0x5EED
         return _Job(state, Level.NORMAL, seed, self.budget(Level.NORMAL), done)
-
-
-def _seed(game_seed: int, moves: int) -> int:
-    """A search's seed: the same game at the same move decides the same way (iteration budgets)."""
-    return random.Random(game_seed * 1_000_003 + moves).randrange(1 << 31)
