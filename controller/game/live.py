@@ -409,7 +409,10 @@ class LiveGame:
     # ---- actions no sensor sees
     def act(self, asker: Asker, action: Mapping[str, Any]) -> list[Event]:
         """An action from a phone or a seat button, checked by the engine; the host may act for
-        the seat whose turn it is."""
+        the seat whose turn it is. The rules' reason for a refusal goes to the seat's own phone;
+        anyone else acting for it, while the game hides anything from anyone, hears only that the
+        move is not legal now (the reason may tell what a hidden hand holds: "seat 0 does not
+        hold bo-3", and probing would read the hand)."""
         record, state = self._open()
         if asker.role is Role.SPECTATOR:
             raise Refused("a spectator cannot act: join a seat first", Refusal.NOT_ALLOWED)
@@ -435,7 +438,15 @@ class LiveGame:
             raise Refused(
                 f"seat {seat} is the computer's: it makes its own moves", Refusal.NOT_ALLOWED
             )
-        return self._commit(record, state, [parsed])
+        own = asker.role is Role.SEAT and asker.seat == seat
+        try:
+            return self._commit(record, state, [parsed])
+        except Refused as refusal:
+            if own or refusal.why is not Refusal.REFUSED or parsed.CHANCE_OUTCOME:
+                raise
+            if not _hides_anything(state):
+                raise  # nothing is hidden: the reason tells nothing anyone cannot see
+            raise Refused(f"not a legal move for seat {seat} now", Refusal.REFUSED) from None
 
     def answer(self, asker: Asker, option: int) -> list[Event]:
         """The seat's pick for the referee's question (a choice, or an input nothing shows)."""
@@ -652,3 +663,10 @@ class LiveGame:
         for event in events:
             for listener in list(self.listeners):
                 listener(event)
+
+
+def _hides_anything(state: State) -> bool:
+    """Whether some seat sees what a spectator does not (a hand, a hidden split)."""
+    public = state.view(None)
+    players = int(state.options.get("players", 0))
+    return any(state.view(seat) != public for seat in range(players))
