@@ -10,6 +10,8 @@ the owner, tagged with the state's move count: a decision for a state that has s
 (an undo, a new game, the host taking the seat back) is dropped; one that arrives while the table
 is not ready (a piece still to lay, an alert) waits until it is. The same worker answers a seat's
 hint ("what would you do?"): the normal level's move and one line of why, for that seat alone.
+A search gets the state and a seed keyed by the game's secret (`Deck.search_seed`), never the
+secret: it guesses the cards it cannot see (`State.determinise`), as a player would.
 """
 
 from __future__ import annotations

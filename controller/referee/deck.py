@@ -45,10 +45,14 @@ class SecretDeck:
         digest = hmac.new(self.secret, message, hashlib.sha256).digest()
         return int.from_bytes(digest[:8], "big")
 
+    def draw_seed(self, position: int) -> int:
+        """The 64 bits that pick the draw made after `position` steps of the game."""
+        return self.key(_DRAW, position)
+
     def __call__(self, state: State) -> Action:
         """The outcome of the chance pending in `state`, drawn at its position (the number of
         steps so far): the same state draws the same, so the referee can look past a draw."""
-        return _pick(state, self.key(_DRAW, len(state.history)))
+        return _pick(state, self.draw_seed(len(state.history)))
 
     def search_seed(self, moves: int) -> int:
         """A computer player's search seed at the game's `moves`th change: keyed by the secret
