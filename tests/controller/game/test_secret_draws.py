@@ -341,3 +341,13 @@ def test_game_events_kinds_hold_no_secret_column(tmp_path: Path) -> None:
     assert SECRET.hex() not in repr(log.game(game_id))
     with pytest.raises(ValueError, match="one of them"):
         log.start_game("derailed", {"players": 2}, 3, SECRET)
+
+
+def test_the_log_that_holds_the_secrets_is_the_service_users_alone(tmp_path: Path) -> None:
+    path = tmp_path / "railtable.sqlite3"
+    sqlite3.connect(path).close()  # made by someone else, readable by all
+    path.chmod(0o644)
+    game = LiveGame(EventLog(path))
+    game.start("derailed", {"players": 2})
+    for name in (path, Path(f"{path}-wal")):
+        assert name.stat().st_mode & 0o777 == 0o600, name
