@@ -55,7 +55,7 @@ class Config:
     game: str = "offtherails"
     players: int = 4
     options: Mapping[str, Any] = field(default_factory=dict)
-    seed: int | None = None
+    seed: int | None = None  # tests and demos only: the draws predictable; None: a secret
     bots: bool = True
     ai_iterations: int = 0  # a computer player's search in iterations; 0: its level's time
     speech: Speech = Speech.AUTO  # the table speaks (docs/configuration.md)

@@ -5,6 +5,8 @@ seed and the number of steps so far, so a restarted worker carries on the same s
 `ACK n` once the n-th step is on disk. The runner kills it at random moments, restarts it, and
 checks after every restart that the state is exactly the script's state after the steps in the
 log: nothing acknowledged is lost, nothing is applied twice, and the log is never half-written.
+A game with no seed draws from its secret, as the service's games do: the script's state is then
+drawn from the secret in the log, so a restart must draw exactly as the secret says.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from pathlib import Path
 from controller.game.access import Asker
 from controller.game.live import LiveGame
 from controller.game.store import EventLog
+from controller.referee.deck import SecretDeck, SeededDeck
+from controller.referee.judge import ChanceResolver
 from rules.core import CHANCE, State
 from rules.playout import Policy, choose
 from rules.registry import new_game
@@ -33,8 +37,12 @@ def scripted_action(state: State) -> dict[str, object]:
     return choose(state, rng, Policy.BOT).to_json()
 
 
-def worker(data_dir: Path, game: str, players: int, seed: int, steps: int) -> int:
-    """Resume or start the game, then play the script, acknowledging each step once on disk."""
+SECRET = "secret"  # the worker's seed argument for a game drawing from its secret
+
+
+def worker(data_dir: Path, game: str, players: int, seed: int | None, steps: int) -> int:
+    """Resume or start the game (with no seed: drawing from its secret), then play the script,
+    acknowledging each step once on disk."""
     live = LiveGame(EventLog(data_dir / "railtable.sqlite3"))
     if not live.resume():
         live.start(game, {"players": players}, seed)
@@ -49,14 +57,13 @@ def worker(data_dir: Path, game: str, players: int, seed: int, steps: int) -> in
         print(f"ACK {len(state.history)}", flush=True)
 
 
-def reference(game: str, players: int, seed: int, length: int) -> State:
-    """The script played directly on the engine until the history is `length` long."""
-    from controller.referee.deck import digital_draw
-
+def reference(game: str, players: int, deck: ChanceResolver, seed: int, length: int) -> State:
+    """The script played directly on the engine until the history is `length` long, drawing
+    from `deck` (the seed's, or the secret's of the game in the log)."""
     state = new_game(game, {"players": players}, seed)
     while len(state.history) < length:
         if state.current_player == CHANCE:
-            state.apply(digital_draw(state))
+            state.apply(deck(state))
         else:
             state.apply(scripted_action(state))
     return state
@@ -83,11 +90,12 @@ def run(
     data_dir: Path,
     game: str = "offtherails",
     players: int = 4,
-    seed: int = 4,
+    seed: int | None = 4,
     steps: int = 400,
     rng_seed: int = 1,
 ) -> CrashReport:
-    """Kill the worker `kills` times at random moments; check the log after each restart."""
+    """Kill the worker `kills` times at random moments; check the log after each restart
+    (`seed` None: the game draws from its secret, as the service's do)."""
     rng = random.Random(rng_seed)
     started = time.monotonic()
     acknowledged = lost = mismatches = restarts = 0
@@ -102,7 +110,7 @@ def run(
                 str(data_dir),
                 game,
                 str(players),
-                str(seed),
+                SECRET if seed is None else str(seed),
                 str(steps),
             ],
             stdout=subprocess.PIPE,
@@ -128,7 +136,11 @@ def run(
         if record is None:
             log.close()
             break
+        secret = log.secret(record.id)
         log.close()
+        deck: ChanceResolver = (
+            SeededDeck(record.engine_seed) if secret is None else SecretDeck(secret, record.game)
+        )
         resumed = LiveGame(EventLog(data_dir / "railtable.sqlite3"))  # as the service starts
         resumed.resume()
         state = resumed.state
@@ -138,7 +150,7 @@ def run(
         in_log = len(state.history)
         if in_log < acknowledged:
             lost += 1
-        expected = reference(game, players, seed, in_log)
+        expected = reference(game, players, deck, record.engine_seed, in_log)
         if json.dumps(expected.to_json(), sort_keys=True) != json.dumps(
             state.to_json(), sort_keys=True
         ):
@@ -157,9 +169,10 @@ def run(
 if __name__ == "__main__":
     if len(sys.argv) == 7 and sys.argv[1] == "worker":
         _, _, folder, name, count, game_seed, limit = sys.argv
-        sys.exit(worker(Path(folder), name, int(count), int(game_seed), int(limit)))
+        given = None if game_seed == SECRET else int(game_seed)
+        sys.exit(worker(Path(folder), name, int(count), given, int(limit)))
     print(
-        "usage: python -m controller.bench.crash worker DIR GAME PLAYERS SEED STEPS",
+        f"usage: python -m controller.bench.crash worker DIR GAME PLAYERS SEED|{SECRET} STEPS",
         file=sys.stderr,
     )
     sys.exit(2)

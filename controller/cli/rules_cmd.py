@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from controller.cli._types import Subparsers, UsageError
 
@@ -104,10 +106,20 @@ def _replay(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.file}: not JSON ({error})") from None
     if not isinstance(record, dict) or not {"game", "options", "seed", "actions"} <= set(record):
         raise UsageError(f"{args.file}: not a game record (game, options, seed, actions)")
-    state = rules.new_game(record["game"], record["options"], record["seed"])
+    seed = record["seed"]  # None: the game drew from its secret (in a finished game's record)
+    deck = _secret_deck(args.file, record)
+    state = rules.new_game(record["game"], record["options"], 0 if seed is None else seed)
     for number, entry in enumerate(record["actions"], start=1):
+        drawn = None  # the digital deck's draw here, checked against the record's
+        if deck is not None and state.current_player == rules.CHANCE:
+            drawn = None if state.observed_chance() else deck(state)
         try:
-            state.apply(entry["action"])
+            action = state.parse_action(entry["action"])
+            if drawn is not None and action != drawn:
+                print(f"action {number} ({entry['action']}): not the draw the game's secret gives"
+                      f" ({drawn.to_json()})")  # fmt: skip
+                return 1
+            state.apply(action)
         except (rules.IllegalAction, KeyError, TypeError) as error:
             print(f"action {number} ({entry.get('action') if isinstance(entry, dict) else entry}):"
                   f" {error}")  # fmt: skip
@@ -118,6 +130,18 @@ def _replay(args: argparse.Namespace) -> int:
         return 1
     print(json.dumps({"actions": len(record["actions"]), "scores": scores, "over": state.is_over}))
     return 0
+
+
+def _secret_deck(file: Path, record: dict[str, Any]) -> Callable[[Any], Any] | None:
+    """The deck of a finished game's record that holds its secret (hex), else None."""
+    if record.get("secret") is None:
+        return None
+    from controller.referee.deck import SecretDeck
+
+    try:
+        return SecretDeck(bytes.fromhex(str(record["secret"])), str(record["game"]))
+    except ValueError as error:
+        raise UsageError(f"{file}: the record's secret: {error}") from None
 
 
 def _scenario_files(paths: list[str]) -> list[Path]:

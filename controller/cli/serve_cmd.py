@@ -36,7 +36,13 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         "until the host starts the next one)",
     )
     serve.add_argument("--players", type=int, default=None)
-    serve.add_argument("--seed", type=int, default=None)
+    serve.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="tests and reproducible demos only: the first game draws from this seed, so its "
+        "draws are predictable (without it every game draws from a secret of its own)",
+    )
     serve.add_argument(
         "--host",
         default=None,

@@ -10,13 +10,14 @@ the owner, tagged with the state's move count: a decision for a state that has s
 (an undo, a new game, the host taking the seat back) is dropped; one that arrives while the table
 is not ready (a piece still to lay, an alert) waits until it is. The same worker answers a seat's
 hint ("what would you do?"): the normal level's move and one line of why, for that seat alone.
+A search gets the state and a seed keyed by the game's secret (`Deck.search_seed`), never the
+secret: it guesses the cards it cannot see (`State.determinise`), as a player would.
 """
 
 from __future__ import annotations
 
 import logging
 import queue
-import random
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -187,7 +188,7 @@ class ComputerPlayers:
         self._asked = key
         level = game.computers[seat]
         state = game.state.fork(history=True)
-        seed = _seed(game.state.seed, game.moves)
+        seed = game.deck.search_seed(game.moves)  # keyed by the secret, never the secret
         job = _Job(state, level, seed, self.budget(level), lambda d: self._came(key, seat, d))
         self._queue(job)
 
@@ -251,10 +252,5 @@ class ComputerPlayers:
             move = book.say(decision.action.words())
             answer.set_result(Hint(seat, move, book.say(decision.why), decision.action.to_json()))
 
-        seed = _seed(game.state.seed, game.moves) ^ 0x5EED
+        seed = game.deck.search_seed(game.moves) ^ 0x5EED
         return _Job(state, Level.NORMAL, seed, self.budget(Level.NORMAL), done)
-
-
-def _seed(game_seed: int, moves: int) -> int:
-    """A search's seed: the same game at the same move decides the same way (iteration budgets)."""
-    return random.Random(game_seed * 1_000_003 + moves).randrange(1 << 31)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import random
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
@@ -28,7 +27,7 @@ from controller.game.store import (
     action_entry,
     replay,
 )
-from controller.referee.deck import digital_draw
+from controller.referee.deck import Deck, SecretDeck, SeededDeck, new_secret
 from controller.referee.judge import Alternative, Referee, Verdict, VerdictKind
 from controller.referee.observe import Observation, Seen
 from controller.referee.tables import Pieces, as_laid, changed_locations
@@ -69,6 +68,8 @@ class LiveGame:
         # made for an older count is stale)
         self.computer_move: tuple[int, Action] | None = None  # a computer's action on the
         # table that the table does not show yet: its instruction stands until it does
+        self.deck: Deck = SeededDeck(0)  # the open game's digital deck (`_load` sets it): its
+        # secret never leaves this object, the log and a finished game's record
 
     # ---- games
     def resume(self) -> bool:
@@ -99,18 +100,22 @@ class LiveGame:
         return True
 
     def start(self, name: str, options: Mapping[str, Any], seed: int | None = None) -> State:
-        """A new game (`options` may hold `players`); bad names and options are refused."""
+        """A new game (`options` may hold `players`); bad names and options are refused.
+
+        Its digital draws come from a new secret (`controller.referee.deck.SecretDeck`), kept in
+        the log and nowhere else; a `seed` (tests, reproducible demos) draws predictably from it
+        instead, and the game says so to the host (`reproducible_seed`)."""
         try:
             info = game_info(name)
         except KeyError as error:
             raise Refused(str(error.args[0]), Refusal.REFUSED) from None
-        seed = random.randrange(1 << 31) if seed is None else seed
+        secret = new_secret() if seed is None else None
         try:
-            state = new_game(name, dict(options), seed)
+            state = new_game(name, dict(options), 0 if seed is None else seed)
         except ValueError as error:
             raise Refused(str(error), Refusal.REFUSED) from None
         options = dict(state.options)
-        game_id, event = self._stored(lambda: self.log.start_game(info.name, options, seed))
+        game_id, event = self._stored(lambda: self.log.start_game(info.name, options, seed, secret))
         record = self.log.game(game_id)
         assert record is not None
         lying = self.table  # what the last game left on the table, as far as it was seen
@@ -311,6 +316,7 @@ class LiveGame:
         }
 
     def _load(self, record: GameRecord, state: State) -> None:
+        self.deck = self._deck(record)
         self.changes += 1
         self.chosen = {}
         self.record = record
@@ -325,6 +331,15 @@ class LiveGame:
         self._last_seat = None
         self.moves += 1
         self.computer_move = None
+
+    def _deck(self, record: GameRecord) -> Deck:
+        """The game's digital deck: its seed's (a test, a demo), else its secret's from the log."""
+        if record.seed is not None:
+            return SeededDeck(record.seed)
+        secret = self.log.secret(record.id)
+        if secret is None:
+            raise StoreError(f"event log: game {record.id} has neither a seed nor a secret")
+        return SecretDeck(secret, record.game)
 
     def _open(self) -> tuple[GameRecord, State]:
         if self.record is None or self.state is None:
@@ -342,7 +357,7 @@ class LiveGame:
         if self.referee is None or state.is_over:
             return None
         verdict = self.referee.judge(
-            state, observation, self.table, digital_draw, frozenset(self.computers)
+            state, observation, self.table, self.deck, frozenset(self.computers)
         )
         if early and verdict.kind is not VerdictKind.APPLIED:
             return None
@@ -394,7 +409,10 @@ class LiveGame:
     # ---- actions no sensor sees
     def act(self, asker: Asker, action: Mapping[str, Any]) -> list[Event]:
         """An action from a phone or a seat button, checked by the engine; the host may act for
-        the seat whose turn it is."""
+        the seat whose turn it is. The rules' reason for a refusal goes to the seat's own phone;
+        anyone else acting for it, while the game hides anything from anyone, hears only that the
+        move is not legal now (the reason may tell what a hidden hand holds: "seat 0 does not
+        hold bo-3", and probing would read the hand)."""
         record, state = self._open()
         if asker.role is Role.SPECTATOR:
             raise Refused("a spectator cannot act: join a seat first", Refusal.NOT_ALLOWED)
@@ -420,7 +438,15 @@ class LiveGame:
             raise Refused(
                 f"seat {seat} is the computer's: it makes its own moves", Refusal.NOT_ALLOWED
             )
-        return self._commit(record, state, [parsed])
+        own = asker.role is Role.SEAT and asker.seat == seat
+        try:
+            return self._commit(record, state, [parsed])
+        except Refused as refusal:
+            if own or refusal.why is not Refusal.REFUSED or parsed.CHANCE_OUTCOME:
+                raise
+            if not _hides_anything(state):
+                raise  # nothing is hidden: the reason tells nothing anyone cannot see
+            raise Refused(f"not a legal move for seat {seat} now", Refusal.REFUSED) from None
 
     def answer(self, asker: Asker, option: int) -> list[Event]:
         """The seat's pick for the referee's question (a choice, or an input nothing shows)."""
@@ -564,7 +590,7 @@ class LiveGame:
         """Resolve pending chance with the digital deck; each draw is logged before it counts."""
         record, state = self._open()
         while state.current_player == CHANCE and not state.observed_chance():
-            outcome = digital_draw(state)
+            outcome = self.deck(state)
             state.apply(outcome)
             self.moves += 1
             try:
@@ -637,3 +663,10 @@ class LiveGame:
         for event in events:
             for listener in list(self.listeners):
                 listener(event)
+
+
+def _hides_anything(state: State) -> bool:
+    """Whether some seat sees what a spectator does not (a hand, a hidden split)."""
+    public = state.view(None)
+    players = int(state.options.get("players", 0))
+    return any(state.view(seat) != public for seat in range(players))

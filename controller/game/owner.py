@@ -119,7 +119,7 @@ class Viewers:
             if record.id not in self._states:
                 if len(self._states) > 16:
                     self._states.clear()
-                self._states[record.id] = new_game(record.game, record.options, record.seed)
+                self._states[record.id] = new_game(record.game, record.options, record.engine_seed)
             return self._states[record.id]
 
 

@@ -1,7 +1,8 @@
 """What each asker may see: a verdict's question only for its seat (and the host, unless it is a
 hidden choice: a hidden split is its seat's alone), a dealt card or a hidden split only for the
-seat it belongs to (the host sees the log's actions as a spectator does), the seed for nobody but
-the host's game record."""
+seat it belongs to (the host sees the log's actions as a spectator does), a demo's seed for nobody
+but the host's game record, a game's secret for nobody but the host's record of a finished game
+(no snapshot or row holds it: the log's `secrets` table, read by `EventLog.secret`)."""
 
 from __future__ import annotations
 

@@ -45,7 +45,7 @@ class Replays:
         if step > steps:
             raise StepBeyond(f"step {step} is beyond the game's {steps} moves")
         referee = self.referee(record.game)
-        state = new_game(record.game, record.options, record.seed)
+        state = new_game(record.game, record.options, record.engine_seed)
         done, text, actor = 0, "the start", CHANCE
         before: dict[str, Pieces] = {}
         for move in played:

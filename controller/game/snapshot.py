@@ -24,6 +24,8 @@ from rules.core import Action, Decision, GameInfo, State, Visibility
 from rules.physical import Location
 
 JsonDict = dict[str, Any]
+DEMO_SEED = "demo seed: draws are predictable"  # a game started with a seed (tests, demos)
+SECRET_DRAWS = "drawn from the game's secret: no one can tell a draw before it is made"
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class GameSnapshot:
     by_audience: Mapping[Asker, JsonDict] = field(default_factory=lambda: MappingProxyType({}))
     encoded: dict[Asker, bytes] = field(default_factory=dict, compare=False, repr=False)
     # each audience's stream line, made once for all its phones (controller/api/stream.py)
+    reproducible_seed: bool = False  # started with a seed: its draws are predictable (a demo)
 
     def for_asker(self, who: Asker) -> JsonDict:
         """What `who` may see: {"state", "table", "verdict", "choices"} (None where no game)."""
@@ -73,6 +76,8 @@ class GameSnapshot:
                 "colour_choice": self.colour_choice,
                 "colours": list(COLOURS) if self.colour_choice else [],
                 "hints": self.hints,
+                "reproducible_seed": self.reproducible_seed,
+                "draws": DEMO_SEED if self.reproducible_seed else SECRET_DRAWS,
             },
             "finished": self.finished,
             "verdict": None
@@ -155,6 +160,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
         None,
         book,
         MappingProxyType(by_audience),
+        reproducible_seed=record.reproducible_seed,
     )
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -27,15 +28,27 @@ from typing import Any
 from rules.core import Action, State
 from rules.registry import new_game
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
+SCHEMA_VERSION = 2  # 2: `games.seed` may be NULL (a game drawing from its secret), `secrets`
+GAMES = """
+CREATE TABLE IF NOT EXISTS {name} (
     id INTEGER PRIMARY KEY,
     game TEXT NOT NULL,
     options TEXT NOT NULL,
-    seed INTEGER NOT NULL,
+    seed INTEGER,
     started_at REAL NOT NULL,
     ended_at REAL,
     scores TEXT
+);
+"""
+# `games.seed`: the seed a test or a demo asked for (its draws predictable), NULL for a game that
+# draws from its secret. `secrets`: each such game's secret, read only to draw, to resume and for
+# the host's record of a finished game (`EventLog.secret`): no other query reads that table.
+SCHEMA = (
+    GAMES.format(name="games")
+    + """
+CREATE TABLE IF NOT EXISTS secrets (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    secret BLOB NOT NULL
 );
 CREATE TABLE IF NOT EXISTS events (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -47,12 +60,14 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_by_game ON events(game_id, id);
 """
+)
+LOG_MODE = 0o600  # the log holds the games' secrets: read and written by the service's user only
 
 
 class EventKind(StrEnum):
     """What a row of the event log records."""
 
-    START = "start"  # a game began (its options and seed are in `games`)
+    START = "start"  # a game began (its options and seed are in `games`, a secret in `secrets`)
     ACTION = "action"  # an accepted action or chance outcome: replayed
     UNDO = "undo"  # actions taken back: replayed ({"count": n})
     VERDICT = "verdict"  # what the referee said of a settled table
@@ -91,12 +106,12 @@ class Event:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A game as the log knows it."""
+    """A game as the log knows it (never its secret: `EventLog.secret` reads that)."""
 
     id: int
     game: str
     options: dict[str, Any]
-    seed: int
+    seed: int | None  # a test's or a demo's seed (predictable draws); None: drawn from a secret
     started_at: float
     ended_at: float | None
     scores: list[float] | None
@@ -104,6 +119,17 @@ class GameRecord:
     @property
     def is_open(self) -> bool:
         return self.ended_at is None
+
+    @property
+    def reproducible_seed(self) -> bool:
+        """Whether the game draws from a seed someone gave (a test, a demo): predictable."""
+        return self.seed is not None
+
+    @property
+    def engine_seed(self) -> int:
+        """The seed the rules engine is started with (no engine draws from it: every draw is a
+        chance outcome in the log); 0 for a game drawing from its secret."""
+        return 0 if self.seed is None else self.seed
 
 
 class StoreError(RuntimeError):
@@ -183,25 +209,39 @@ class _Queries:
         row = self._db().execute("SELECT MAX(id) FROM events").fetchone()
         return int(row[0] or 0)
 
+    def secret(self, game_id: int) -> bytes | None:
+        """The game's secret (its digital deck draws from it), None for a seeded game. For the
+        live game's deck and a finished game's record: never for anyone's view."""
+        query = "SELECT secret FROM secrets WHERE game_id = ?"
+        row = self._db().execute(query, (game_id,)).fetchone()
+        return None if row is None else bytes(row[0])
+
     def replay(self, record: GameRecord) -> State:
         """The game's state: its start, then every accepted action in the log, in order."""
         return replay(record, self.events(record.id, limit=MAX_ROWS))
 
     def record_json(self, game_id: int) -> dict[str, Any]:
-        """The JSON game record: the game, its options and seed, every action; `railtable rules
-        replay FILE` checks it action by action."""
+        """The JSON game record (the host's export): the game, its options, its seed (None for a
+        game drawing from its secret), every action; and a finished game's secret (hex), which
+        lets `railtable rules replay FILE` check each digital draw too. An open game's record
+        never holds its secret: its draws to come would be known."""
         record = self.game(game_id)
         if record is None:
             raise KeyError(f"no game {game_id}")
-        return {
+        out = {
             "game": record.game,
             "options": record.options,
             "seed": record.seed,
+            "reproducible_seed": record.reproducible_seed,
             "started_at": record.started_at,
             "ended_at": record.ended_at,
             "scores": record.scores,
             "actions": [m.to_json() for m in moves(self.events(game_id, limit=MAX_ROWS))],
         }
+        secret = None if record.is_open else self.secret(game_id)
+        if secret is not None:
+            out["secret"] = secret.hex()
+        return out
 
 
 MAX_ROWS = 1_000_000
@@ -219,14 +259,16 @@ class EventLog(_Queries):
             self._conn = db  # a memory log lives in its one connection
         else:
             db.close()  # the owner's thread opens its own on first use
+            _owner_only(Path(self.path))
 
     def _open(self) -> sqlite3.Connection:
         try:
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
             db.executescript(SCHEMA)
+            _migrate(db)
+            db.execute("PRAGMA foreign_keys=ON")
         except sqlite3.DatabaseError as error:
             raise StoreError(f"event log {self.path}: {error}") from None
         return db
@@ -271,8 +313,13 @@ class EventLog(_Queries):
             raise
 
     # ---- games
-    def start_game(self, game: str, options: dict[str, Any], seed: int) -> tuple[int, Event]:
-        """A new open game (any game still open is ended first, without scores)."""
+    def start_game(
+        self, game: str, options: dict[str, Any], seed: int | None, secret: bytes | None = None
+    ) -> tuple[int, Event]:
+        """A new open game (any game still open is ended first, without scores), drawing from
+        `seed` (a test, a demo) or from `secret` (kept in the same transaction): one of them."""
+        if (seed is None) == (secret is None):
+            raise ValueError("a game draws from a seed or from a secret: give one of them")
         now = self.clock()
         with self._transaction() as db:
             db.execute("UPDATE games SET ended_at = ? WHERE ended_at IS NULL", (now,))
@@ -281,6 +328,8 @@ class EventLog(_Queries):
                 (game, json.dumps(options, sort_keys=True), seed, now),
             )
             game_id = int(cur.lastrowid or 0)
+            if secret is not None:
+                db.execute("INSERT INTO secrets (game_id, secret) VALUES (?, ?)", (game_id, secret))
             event = self._insert(db, game_id, None, EventKind.START, {"game": game}, now)
         return game_id, event
 
@@ -326,12 +375,47 @@ def action_entry(seat: int | None, action: Action) -> tuple[int | None, EventKin
     return (seat, EventKind.ACTION, {"action": action.to_json()})
 
 
+def _migrate(db: sqlite3.Connection) -> None:
+    """An older log brought to `SCHEMA_VERSION`: `games.seed` was NOT NULL (every game had a
+    seed) and may now be NULL. Its games keep their seeds, so they draw and replay as before."""
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version >= SCHEMA_VERSION:
+        return
+    seed = [c for c in db.execute("PRAGMA table_info(games)").fetchall() if c[1] == "seed"]
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        if seed and seed[0][3]:  # NOT NULL: the table is made again (SQLite alters no column)
+            db.execute(GAMES.format(name="games_v2"))
+            db.execute(
+                "INSERT INTO games_v2 (id, game, options, seed, started_at, ended_at, scores)"
+                " SELECT id, game, options, seed, started_at, ended_at, scores FROM games"
+            )
+            db.execute("DROP TABLE games")
+            db.execute("ALTER TABLE games_v2 RENAME TO games")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
+def _owner_only(path: Path) -> None:
+    """The log file (and its WAL beside it) readable by the service's user alone: it holds the
+    secrets the open game draws from."""
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            if name.exists() and name.stat().st_mode & 0o777 != LOG_MODE:
+                name.chmod(LOG_MODE)
+        except OSError as error:  # not the log's owner: said, and the table plays on
+            logging.getLogger("railtable").warning("event log %s: %s", name, error)
+
+
 def _record(row: Sequence[Any]) -> GameRecord:
     return GameRecord(
         int(row[0]),
         str(row[1]),
         json.loads(row[2]),
-        int(row[3]),
+        None if row[3] is None else int(row[3]),
         float(row[4]),
         None if row[5] is None else float(row[5]),
         None if row[6] is None else json.loads(row[6]),
@@ -384,7 +468,7 @@ def moves(events: Iterable[Event]) -> list[Move]:
 
 def replay(record: GameRecord, events: Iterable[Event]) -> State:
     """A game's state from its record and its rows: the start, then every accepted action."""
-    state = new_game(record.game, record.options, record.seed)
+    state = new_game(record.game, record.options, record.engine_seed)
     for move in moves(events):
         state.apply(move.action)
     return state

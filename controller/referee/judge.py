@@ -1277,7 +1277,7 @@ class Referee:
         """The table back to how it was before the last actions: offer to take them back.
 
         A draw the digital deck made goes back with them, as a card goes back on top of the deck
-        (made again, the move draws the same card: the deck draws from the game's seed and the
+        (made again, the move draws the same card: the deck draws from the game's secret and the
         number of steps). A real draw (a card turned up on the table, a gem said from the bag)
         is not taken back by the referee: the table back to before it is an alert saying so."""
         undone: list[Action] = []

@@ -20,8 +20,7 @@ from typing import Any
 
 from controller.game.access import Asker, Refused
 from controller.game.live import LiveGame
-from controller.referee.deck import digital_draw
-from controller.referee.judge import Alternative, Verdict, VerdictKind
+from controller.referee.judge import Alternative, ChanceResolver, Verdict, VerdictKind
 from controller.referee.observe import fuse
 from controller.referee.tables import Pieces, changed_locations
 from controller.simulated.table import PhysicalTable
@@ -321,7 +320,7 @@ class Bots:
                     continue
                 # a step nothing shows (an implied end of turn, a word from a phone), then the
                 # digital deck's draws it sets off (Off the Rails' deposits), then anyone's action
-                with state.applied(_digital_draws(state)):
+                with state.applied(_digital_draws(state, self.game.deck)):
                     if state.current_player in (None, CHANCE):
                         continue
                     for then in state.legal_actions():
@@ -334,13 +333,13 @@ _APPLIES = frozenset({VerdictKind.APPLIED, VerdictKind.CHOICE, VerdictKind.NEEDS
 """The verdicts that apply their actions (a take-back only offers to undo them)."""
 
 
-def _digital_draws(state: State) -> list[Action]:
-    """The draws the digital deck makes here before a player acts (none where the table shows
-    the draw or nothing is to be drawn), as the referee looks past them."""
+def _digital_draws(state: State, deck: ChanceResolver) -> list[Action]:
+    """The draws the game's digital deck makes here before a player acts (none where the table
+    shows the draw or nothing is to be drawn), as the referee looks past them."""
     draws: list[Action] = []
     with state.applied([]):
         while state.current_player == CHANCE and not state.observed_chance():
-            draw = digital_draw(state)
+            draw = deck(state)
             draws.append(draw)
             state.apply(draw)  # taken back when the block ends
     return draws

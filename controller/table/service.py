@@ -260,7 +260,7 @@ class TableService:
             self.bots = Bots(
                 self.game,
                 self.physical,
-                seed=state.seed,
+                seed=state.seed if self.game.deck.predictable else secrets.randbelow(1 << 31),
                 mistake_rate=self.settings.mistake_rate,
                 camera=self.settings.camera != NONE,
                 sensors=self.settings.board != NONE,
