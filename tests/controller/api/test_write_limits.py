@@ -4,6 +4,7 @@ same name and colour again is not logged again."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,7 +33,7 @@ def table(tmp_path: Path) -> Iterator[tuple[TestClient, Control, Clock]]:
     control = Control(tmp_path / "log.sqlite3")
     app = create_app(control)
     clock = Clock()
-    app.state.write_limits = WriteLimits(clock)
+    app.state.write_limits = WriteLimits(clock, refused_after_s=0.0)
     client = TestClient(app)
     r = client.post(
         "/api/games", json={"game": "trickoftherails", "options": {"players": 3}}, headers=HOST
@@ -132,6 +133,17 @@ def test_the_same_name_and_colour_again_is_not_logged_again(
     assert player.name == "Ann" and _player_rows(control) == rows
     client.post("/api/seats/0/player", json={"name": "Ann B"}, headers=seat)
     assert _player_rows(control) == rows + 1
+
+
+def test_a_flood_waits_for_its_refusals(table: tuple[TestClient, Control, Clock]) -> None:
+    client, _, _ = table
+    client.app.state.write_limits.refused_after_s = 0.2  # type: ignore[attr-defined]
+    seat = _seat(client, 0)
+    for n in range(int(SEAT_WRITES.burst)):
+        client.post("/api/seats/0/player", json={"name": f"Ann {n}"}, headers=seat)
+    started = time.monotonic()
+    r = client.post("/api/seats/0/player", json={"name": "Ann"}, headers=seat)
+    assert r.status_code == 429 and time.monotonic() - started >= 0.2
 
 
 def test_the_write_limiter_forgets_and_stays_small() -> None:
