@@ -8,7 +8,7 @@ This process (never the service's) then runs, on one asyncio loop, all on loopba
 - `phones` live streams, each from its own loopback address (127.1.x.y: the service caps streams
   per address), noting when each row arrives;
 - `rate` requests a second to `/api/status`, sent on schedule whether or not earlier ones were
-  answered, each timed;
+  answered, each timed, from 200 addresses in turn (127.8.x.y);
 - `hostile` clients in six kinds, taken in turn: backlog streams (`?after=0`, hung up after the
   first bytes), slow headers (a header line every 2 s, never the end), PIN guessers that rotate
   both their source address and `X-Forwarded-For` on every guess, slow bodies (`SLOW_BODIES`
@@ -44,6 +44,7 @@ HOLD_S = 2.0  # a slow-headers client sends a line this often, a slow-body clien
 SLOW_BODIES = 50  # connections a slow-body client holds at once, from one address
 BURST = 40  # live streams a burst opens at once, from one address
 BURST_HOLD_S = 2.0  # a burst's streams are held this long, then closed, then the next burst
+STATUS_ADDRESSES = 200  # the status requests come from these in turn
 RENAME_SEATS = 4  # the bench's game: rename floods take seats 0..3 in turn
 STARTUP_S = 60.0
 IO_TIMEOUT_S = 10.0
@@ -288,11 +289,11 @@ async def _phone(port: int, n: int, seen: Seen, stop: asyncio.Event) -> None:
             writer.close()
 
 
-async def _status(port: int, seen: Seen) -> None:
+async def _status(port: int, seen: Seen, source: str = "127.0.0.1") -> None:
     """One timed GET /api/status on a connection of its own."""
     started = time.perf_counter()
     try:
-        reader, writer = await _connect(port, "127.0.0.1")
+        reader, writer = await _connect(port, source)
         try:
             writer.write(b"GET /api/status HTTP/1.1\r\nHost: table\r\nConnection: close\r\n\r\n")
             code = await _status_line(reader)
@@ -308,13 +309,17 @@ async def _status(port: int, seen: Seen) -> None:
 
 
 async def _requests(port: int, rate: int, seen: Seen, stop: asyncio.Event) -> None:
-    """`rate` status requests a second, on schedule (not waiting for earlier answers)."""
+    """`rate` status requests a second, on schedule (not waiting for earlier answers), from
+    STATUS_ADDRESSES addresses in turn: phones asking, each from its own (the service caps the
+    connections one address holds at once, and a slow answer keeps one open)."""
     tasks: set[asyncio.Task[None]] = set()
     due = time.monotonic()
+    sent = 0
     while not stop.is_set():
         due += 1.0 / rate
         await asyncio.sleep(max(0.0, due - time.monotonic()))
-        task = asyncio.create_task(_status(port, seen))
+        sent += 1
+        task = asyncio.create_task(_status(port, seen, _address(8, sent % STATUS_ADDRESSES)))
         tasks.add(task)
         task.add_done_callback(tasks.discard)
     if tasks:
