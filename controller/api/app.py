@@ -20,12 +20,15 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from controller.api import game_routes, history_routes, host_routes, stream
 from controller.api.deps import PinGuard, Table
 from controller.api.http import BodyLimit
+from controller.api.http import SafeJSONResponse as JSONResponse
+from controller.api.limits import WriteLimits
 from controller.api.models import MAX_DETAIL, PROBLEMS, STATUS
 from controller.api.workers import shared
 from controller.game.access import Refused
@@ -49,9 +52,14 @@ class PageFiles(StaticFiles):
         return response
 
 
+def _escaped(text: str) -> str:
+    """Text that encodes: a lone surrogate (a JSON body may carry one) shown as its escape."""
+    return text.encode("utf-8", "backslashreplace").decode()
+
+
 def _short(detail: str) -> str:
     """One line of at most MAX_DETAIL characters: a refusal may quote what it was sent."""
-    line = " ".join(detail.split())
+    line = " ".join(_escaped(detail).split())
     return line if len(line) <= MAX_DETAIL else line[: MAX_DETAIL - 1] + "…"
 
 
@@ -63,18 +71,31 @@ def create_app(table: Table, address: str | Callable[[], str] = "") -> FastAPI:
         description="The table service's API: what lies on the table, the game, and its players.",
         version="0.1.0",
         responses=PROBLEMS,
+        default_response_class=JSONResponse,
         docs_url=None,  # Swagger UI comes from a CDN: blank on a table's network with no uplink
         redoc_url=None,
     )
     app.state.table = table
     app.state.address = address if callable(address) else lambda: address
     app.state.pin_guard = PinGuard()
+    app.state.write_limits = WriteLimits()
     shared()  # the worker threads start with the app: a burst of requests adds none
     app.add_middleware(BodyLimit)
 
     @app.exception_handler(Refused)
     async def refused(_: Request, error: Refused) -> JSONResponse:
         return JSONResponse({"detail": _short(str(error))}, status_code=STATUS[error.why])
+
+    @app.exception_handler(StarletteHTTPException)
+    async def refused_here(_: Request, error: StarletteHTTPException) -> Response:
+        if error.status_code in (204, 304):
+            return Response(status_code=error.status_code, headers=error.headers)
+        detail = error.detail
+        return JSONResponse(
+            {"detail": _escaped(detail) if isinstance(detail, str) else detail},
+            status_code=error.status_code,
+            headers=error.headers,
+        )
 
     @app.exception_handler(StoreError)
     async def unreadable(_: Request, error: StoreError) -> JSONResponse:

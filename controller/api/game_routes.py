@@ -14,6 +14,7 @@ from fastapi import Path as FastPath
 
 from controller.api import looks
 from controller.api.deps import TableDep, Who
+from controller.api.limits import Writer
 from controller.api.models import MAX_ID, ActionRequest, AnswerRequest, PlayerRequest
 from controller.api.workers import in_worker
 from controller.game.access import Asker
@@ -153,14 +154,14 @@ def rendered_rows(
 
 
 @router.post("/api/actions", summary="An action no sensor sees (a phone, a seat button)")
-async def act(request: ActionRequest, table: TableDep, who: Who) -> list[dict[str, Any]]:
+async def act(request: ActionRequest, table: TableDep, who: Writer) -> list[dict[str, Any]]:
     done = await table.owner.call(lambda game: game.act(who, request.action))
     table.owner.wake()
     return [e.to_json() for e in done]
 
 
 @router.post("/api/answer", summary="The seat's pick for the referee's question")
-async def answer(request: AnswerRequest, table: TableDep, who: Who) -> list[dict[str, Any]]:
+async def answer(request: AnswerRequest, table: TableDep, who: Writer) -> list[dict[str, Any]]:
     done = await table.owner.call(lambda game: game.answer(who, request.option))
     table.owner.wake()
     return [e.to_json() for e in done]
@@ -171,7 +172,7 @@ async def answer(request: AnswerRequest, table: TableDep, who: Who) -> list[dict
     summary="What would the computer do? The normal level's move for the asking seat, on its "
     "turn, with one line of why (that seat's phone alone)",
 )
-async def hint(table: TableDep, who: Who) -> dict[str, Any]:
+async def hint(table: TableDep, who: Writer) -> dict[str, Any]:
     computers: ComputerPlayers | None = getattr(table, "computers", None)
     if computers is None:
         raise HTTPException(409, "this table has no computer player to ask")
@@ -188,7 +189,7 @@ async def name_player(
     seat: Annotated[int, FastPath(ge=0, le=15)],
     request: PlayerRequest,
     table: TableDep,
-    who: Who,
+    who: Writer,
 ) -> dict[str, Any]:
     player = await table.owner.call(
         lambda game: game.name_player(who, seat, request.name, request.colour)

@@ -13,9 +13,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 from controller.api.deps import TableDep, Who
 from controller.api.game_routes import rendered_rows
+from controller.api.limits import StreamSlot, take_stream
 from controller.api.models import MAX_ID
 from controller.api.workers import in_worker
 from controller.game.access import Asker
@@ -68,29 +70,39 @@ async def stream(
 ) -> StreamingResponse:
     start = last_event_id if last_event_id is not None else after
     address = request.client.host if request.client else "?"
-    if _OPEN.get(address, 0) >= STREAMS_PER_ADDRESS:
+    slot = take_stream(_OPEN, address, STREAMS_PER_ADDRESS)  # counted now, not once it streams
+    if slot is None:
         raise HTTPException(429, f"too many live streams from {address}: close one first")
-    if start is not None and table.owner.last_row() - start > SMALL_CATCH_UP:
-        await _LONG_CATCH_UPS.turn()  # before the answer starts: a client gets no byte sooner
-    return StreamingResponse(
-        _counted(address, _events(table, who, start)),
+    try:
+        if start is not None and table.owner.last_row() - start > SMALL_CATCH_UP:
+            await _LONG_CATCH_UPS.turn()  # before the answer starts: a client gets no byte sooner
+    except BaseException:
+        slot.release()
+        raise
+    return CountedStream(
+        slot,
+        _events(table, who, start),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
 
 
-_OPEN: dict[str, int] = {}  # live streams per client address
+_OPEN: dict[str, int] = {}  # live streams per client address, each from its acceptance
 
 
-async def _counted(address: str, events: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
-    _OPEN[address] = _OPEN.get(address, 0) + 1
-    try:
-        async for chunk in events:
-            yield chunk
-    finally:
-        _OPEN[address] -= 1
-        if not _OPEN[address]:
-            del _OPEN[address]
+class CountedStream(StreamingResponse):
+    """A live stream holding its slot until it ends, however it ends (a client that hangs up
+    before the first byte included)."""
+
+    def __init__(self, slot: StreamSlot, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.slot = slot
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.slot.release()
 
 
 async def _events(table: TableDep, who: Asker, after: int | None) -> AsyncIterator[bytes]:

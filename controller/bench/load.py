@@ -8,13 +8,17 @@ This process (never the service's) then runs, on one asyncio loop, all on loopba
 - `phones` live streams, each from its own loopback address (127.1.x.y: the service caps streams
   per address), noting when each row arrives;
 - `rate` requests a second to `/api/status`, sent on schedule whether or not earlier ones were
-  answered, each timed;
-- `hostile` clients in three kinds: backlog streams (`?after=0`, hung up after the first bytes),
-  slow headers (a header line every 2 s, never the end), and PIN guessers that rotate both their
-  source address and `X-Forwarded-For` on every guess.
+  answered, each timed, from 200 addresses in turn (127.8.x.y);
+- `hostile` clients in six kinds, taken in turn: backlog streams (`?after=0`, hung up after the
+  first bytes), slow headers (a header line every 2 s, never the end), PIN guessers that rotate
+  both their source address and `X-Forwarded-For` on every guess, slow bodies (`SLOW_BODIES`
+  requests from one address, their headers whole, then a body byte every 2 s), stream bursts
+  (`BURST` live streams at once from one address, held `BURST_HOLD_S`, again) and rename floods
+  (a seat renaming itself as fast as answers come, two names in turn).
+Every client is on loopback and stops by itself when the load's time is up.
 `CLOCK_MONOTONIC` is one clock for both processes, so a magnet's time and a row's arrival at a
-phone subtract. The service's resident memory and threads are read from /proc before the clients
-come, at their peak, and `after_s` after they left.
+phone subtract. The service's resident memory, threads and open descriptors are read from /proc
+before the clients come, at their peak, and `after_s` after they left.
 """
 
 from __future__ import annotations
@@ -36,7 +40,12 @@ from pathlib import Path
 from typing import Any
 
 PIN = "97531"
-HOLD_S = 2.0  # a slow-headers client sends a line this often
+HOLD_S = 2.0  # a slow-headers client sends a line this often, a slow-body client a byte
+SLOW_BODIES = 50  # connections a slow-body client holds at once, from one address
+BURST = 40  # live streams a burst opens at once, from one address
+BURST_HOLD_S = 2.0  # a burst's streams are held this long, then closed, then the next burst
+STATUS_ADDRESSES = 200  # the status requests come from these in turn
+RENAME_SEATS = 4  # the bench's game: rename floods take seats 0..3 in turn
 STARTUP_S = 60.0
 IO_TIMEOUT_S = 10.0
 _FELT = re.compile(rb'"felt": \[([^\]]*)\]')
@@ -141,6 +150,14 @@ class Seen:
     judged_at: list[float] = field(default_factory=list)  # guesses answered other than 429
     backlog_streams: int = 0
     slow_connections: int = 0
+    slow_bodies: int = 0  # connections opened
+    slow_bodies_408: int = 0
+    slow_bodies_refused: int = 0  # refused at once (503): over the address's cap
+    slow_body_held_s: list[float] = field(default_factory=list)  # until the service hung up
+    bursts: int = 0
+    burst_most_streams: int = 0  # the most streams one burst got
+    renames: dict[int, int] = field(default_factory=dict)  # status -> count
+    seat_tokens: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -174,6 +191,18 @@ class LoadReport:
     wrong_pins_judged_per_min: int  # the most in any 60 s of the run
     backlog_streams: int
     slow_connections: int
+    slow_bodies: int
+    slow_bodies_408: int
+    slow_bodies_refused: int
+    slow_body_held_max_s: float  # the longest the service let one slow body go on
+    stream_bursts: int
+    burst_most_streams: int  # of BURST at once from one address
+    renames_sent: int
+    renames_accepted: int
+    renames_refused_429: int
+    fds_before: int
+    fds_during: int
+    fds_after: int
     rss_mb_before: float
     rss_mb_during: float
     rss_mb_after: float
@@ -186,15 +215,15 @@ class LoadReport:
         return asdict(self)
 
 
-def _proc(pid: int) -> tuple[float, int]:
-    """The process's resident memory (MB) and thread count."""
+def _proc(pid: int) -> tuple[float, int, int]:
+    """The process's resident memory (MB), thread count and open descriptors."""
     rss, threads = 0.0, 0
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             rss = int(line.split()[1]) / 1024
         elif line.startswith("Threads:"):
             threads = int(line.split()[1])
-    return rss, threads
+    return rss, threads, len(os.listdir(f"/proc/{pid}/fd"))
 
 
 def _quantile(values: list[float], q: float) -> float:
@@ -260,11 +289,11 @@ async def _phone(port: int, n: int, seen: Seen, stop: asyncio.Event) -> None:
             writer.close()
 
 
-async def _status(port: int, seen: Seen) -> None:
+async def _status(port: int, seen: Seen, source: str = "127.0.0.1") -> None:
     """One timed GET /api/status on a connection of its own."""
     started = time.perf_counter()
     try:
-        reader, writer = await _connect(port, "127.0.0.1")
+        reader, writer = await _connect(port, source)
         try:
             writer.write(b"GET /api/status HTTP/1.1\r\nHost: table\r\nConnection: close\r\n\r\n")
             code = await _status_line(reader)
@@ -280,13 +309,17 @@ async def _status(port: int, seen: Seen) -> None:
 
 
 async def _requests(port: int, rate: int, seen: Seen, stop: asyncio.Event) -> None:
-    """`rate` status requests a second, on schedule (not waiting for earlier answers)."""
+    """`rate` status requests a second, on schedule (not waiting for earlier answers), from
+    STATUS_ADDRESSES addresses in turn: phones asking, each from its own (the service caps the
+    connections one address holds at once, and a slow answer keeps one open)."""
     tasks: set[asyncio.Task[None]] = set()
     due = time.monotonic()
+    sent = 0
     while not stop.is_set():
         due += 1.0 / rate
         await asyncio.sleep(max(0.0, due - time.monotonic()))
-        task = asyncio.create_task(_status(port, seen))
+        sent += 1
+        task = asyncio.create_task(_status(port, seen, _address(8, sent % STATUS_ADDRESSES)))
         tasks.add(task)
         task.add_done_callback(tasks.discard)
     if tasks:
@@ -350,25 +383,154 @@ async def _guesser(port: int, n: int, seen: Seen, stop: asyncio.Event) -> None:
             await asyncio.sleep(0.1)
 
 
+async def _slow_bodies(port: int, n: int, seen: Seen, stop: asyncio.Event) -> None:
+    """SLOW_BODIES requests at once from one address, headers whole, then a body byte every
+    HOLD_S: each timed until the service hangs up, then opened again."""
+    source = _address(5, n)
+
+    async def one() -> None:
+        while not stop.is_set():
+            try:
+                reader, writer = await _connect(port, source)
+            except (OSError, TimeoutError):
+                await asyncio.sleep(0.5)
+                continue
+            seen.slow_bodies += 1
+            opened = time.monotonic()
+            answer = b""
+            try:
+                writer.write(
+                    b"POST /api/actions HTTP/1.1\r\nHost: table\r\n"
+                    b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
+                )
+                while not stop.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        chunk = await asyncio.wait_for(reader.read(4096), HOLD_S)
+                        if not chunk:
+                            break  # the service hung up
+                        answer += chunk
+                    writer.write(b" ")
+            except OSError:
+                pass
+            finally:
+                writer.close()
+            if answer.startswith(b"HTTP/1.1 408"):
+                seen.slow_bodies_408 += 1
+                seen.slow_body_held_s.append(time.monotonic() - opened)
+            elif answer.startswith(b"HTTP/1.1 503"):
+                seen.slow_bodies_refused += 1
+                await asyncio.sleep(HOLD_S)
+            elif not stop.is_set():
+                seen.slow_body_held_s.append(time.monotonic() - opened)
+
+    await asyncio.gather(*(one() for _ in range(SLOW_BODIES)))
+
+
+async def _stream_burst(port: int, n: int, seen: Seen, stop: asyncio.Event) -> None:
+    """BURST live streams at once from one address, held BURST_HOLD_S, closed; again."""
+    source = _address(6, n)
+
+    async def one() -> tuple[int, asyncio.StreamWriter | None]:
+        try:
+            reader, writer = await _connect(port, source)
+            writer.write(b"GET /api/stream HTTP/1.1\r\nHost: table\r\n\r\n")
+            return await _status_line(reader), writer
+        except (OSError, TimeoutError, ValueError):
+            return 0, None
+
+    while not stop.is_set():
+        opened = await asyncio.gather(*(one() for _ in range(BURST)))
+        seen.bursts += 1
+        seen.burst_most_streams = max(
+            seen.burst_most_streams, sum(1 for code, _ in opened if code == 200)
+        )
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), BURST_HOLD_S)
+        for _, writer in opened:
+            if writer is not None:
+                writer.close()
+        await asyncio.sleep(0.5)
+
+
+async def _rename_flood(port: int, n: int, seen: Seen, stop: asyncio.Event) -> None:
+    """A seat renaming itself as fast as answers come, two names in turn, on one connection."""
+    if not seen.seat_tokens:
+        return
+    seat = n % len(seen.seat_tokens)
+    sent = 0
+    while not stop.is_set():
+        try:
+            reader, writer = await _connect(port, _address(7, n))
+        except (OSError, TimeoutError):
+            await asyncio.sleep(0.5)
+            continue
+        try:
+            while not stop.is_set():
+                body = json.dumps({"name": f"Flood {n} {sent % 2}"}).encode()
+                head = (
+                    f"POST /api/seats/{seat}/player HTTP/1.1\r\nHost: table\r\n"
+                    f"X-Seat-Token: {seen.seat_tokens[seat]}\r\nContent-Type: application/json"
+                    f"\r\nContent-Length: {len(body)}\r\n\r\n"
+                )
+                writer.write(head.encode() + body)
+                sent += 1
+                code = await _status_line(reader)
+                seen.renames[code] = seen.renames.get(code, 0) + 1
+                length = 0
+                while (line := await asyncio.wait_for(reader.readline(), IO_TIMEOUT_S)).strip():
+                    if line.lower().startswith(b"content-length:"):
+                        length = int(line.split(b":")[1])
+                await asyncio.wait_for(reader.readexactly(length), IO_TIMEOUT_S)
+        except (OSError, TimeoutError, ValueError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            writer.close()
+
+
+def _seat_tokens(port: int) -> list[str]:
+    """Tokens for the bench game's seats, asked as the host before any guesser comes."""
+    tokens = []
+    for seat in range(RENAME_SEATS):
+        with socket.create_connection(("127.0.0.1", port), timeout=IO_TIMEOUT_S) as s:
+            s.sendall(
+                f"POST /api/seats/{seat}/token HTTP/1.1\r\nHost: table\r\nX-Table-Pin: {PIN}"
+                "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".encode()
+            )
+            answer = b""
+            while chunk := s.recv(65536):
+                answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        if head.startswith(b"HTTP/1.1 200"):
+            tokens.append(str(json.loads(body)["token"]))
+    return tokens
+
+
 async def _clients(
     port: int, phones: int, rate: int, hostile: int, seconds: float, pid: int
-) -> tuple[Seen, tuple[float, int]]:
+) -> tuple[Seen, tuple[float, int, int]]:
     seen = Seen()
+    if hostile:
+        seen.seat_tokens = await asyncio.to_thread(_seat_tokens, port)
     stop = asyncio.Event()
     kinds: list[Callable[[int, int, Seen, asyncio.Event], Coroutine[Any, Any, None]]] = [
         _backlog,
         _slow_headers,
         _guesser,
+        _slow_bodies,
+        _stream_burst,
+        _rename_flood,
     ]
     tasks = [asyncio.create_task(_phone(port, n, seen, stop)) for n in range(phones)]
     tasks.append(asyncio.create_task(_requests(port, rate, seen, stop)))
-    tasks += [asyncio.create_task(kinds[n % 3](port, n, seen, stop)) for n in range(hostile)]
-    peak = (0.0, 0)
+    tasks += [
+        asyncio.create_task(kinds[n % len(kinds)](port, n, seen, stop)) for n in range(hostile)
+    ]
+    peak = (0.0, 0, 0)
     ends = time.monotonic() + seconds
     while time.monotonic() < ends:
         await asyncio.sleep(min(1.0, max(0.0, ends - time.monotonic())))
-        rss, threads = _proc(pid)
-        peak = (max(peak[0], rss), max(peak[1], threads))
+        rss, threads, fds = _proc(pid)
+        peak = (max(peak[0], rss), max(peak[1], threads), max(peak[2], fds))
     stop.set()
     await asyncio.sleep(0.5)
     for task in tasks:
@@ -508,6 +670,18 @@ def run(
         wrong_pins_judged_per_min=_most_in_a_minute(seen.judged_at),
         backlog_streams=seen.backlog_streams,
         slow_connections=seen.slow_connections,
+        slow_bodies=seen.slow_bodies,
+        slow_bodies_408=seen.slow_bodies_408,
+        slow_bodies_refused=seen.slow_bodies_refused,
+        slow_body_held_max_s=round(max(seen.slow_body_held_s, default=0.0), 1),
+        stream_bursts=seen.bursts,
+        burst_most_streams=seen.burst_most_streams,
+        renames_sent=sum(seen.renames.values()),
+        renames_accepted=seen.renames.get(200, 0),
+        renames_refused_429=seen.renames.get(429, 0),
+        fds_before=before[2],
+        fds_during=max(during[2], before[2]),
+        fds_after=after[2],
         rss_mb_before=round(before[0], 1),
         rss_mb_during=round(max(during[0], before[0]), 1),
         rss_mb_after=round(after[0], 1),

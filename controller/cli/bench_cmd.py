@@ -61,7 +61,8 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         "--hostile",
         type=whole_between(0, 200),
         default=20,
-        help="backlog, slow-header, PIN clients",
+        help="hostile clients, six kinds in turn: backlog streams, slow headers, PIN guessers, "
+        "slow bodies, stream bursts, rename floods",
     )
     load.add_argument(
         "--after",

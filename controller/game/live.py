@@ -288,6 +288,9 @@ class LiveGame:
             data["colour"] = named.check_colour(colour)
         if not data:
             raise Refused("say a name or a colour", Refusal.REFUSED)
+        now = self.players[seat]
+        if all(getattr(now, key) == value for key, value in data.items()):
+            return now  # the same name and colour again: nothing to log
         events = self._write(record.id, [(seat, EventKind.PLAYER, data)])
         self.chosen.setdefault(seat, {}).update(data)
         self._publish(events)

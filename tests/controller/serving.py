@@ -5,11 +5,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import uvicorn
 
 from controller.api.app import create_app
@@ -44,3 +48,37 @@ def serving(control: Any, trusted_proxies: tuple[str, ...] = (), **more: Any) ->
         server.should_exit = True
         thread.join(10)
         control.owner.stop()
+
+
+MAIN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+@contextlib.contextmanager
+def serving_process(
+    data: Path, before: Callable[[], None] | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`railtable serve` on a bare table (no camera, board or bots) in a process of its own, on a
+    free loopback port, answering: yields its address and the process; it is stopped after.
+    `before` runs in the child before the service (a lower file limit, say)."""
+    port = free_port()
+    config = data / "railtable.toml"
+    config.write_text("")
+    process = subprocess.Popen(
+        [sys.executable, "-c", MAIN, "serve", "--config", str(config), "--data", str(data),
+         "--host", "127.0.0.1", "--port", str(port), "--pin", "2468", "--camera", "none",
+         "--board", "none", "--no-bots"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=before,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{url}/api/status", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        yield url, process
+    finally:
+        process.terminate()
+        process.wait(10)

@@ -22,6 +22,11 @@ def test_a_short_load_gives_every_figure() -> None:
     assert report.phones_connected == 12 and report.phone_refusals == 0, figures
     assert report.guesses > 10 and report.wrong_pins_judged_per_min <= 10, figures
     assert report.backlog_streams > 0 and report.slow_connections > 0, figures
+    assert report.slow_bodies > 0 and report.stream_bursts > 0, figures  # issue 37's kinds
+    assert 0 < report.burst_most_streams <= 16, figures
+    assert report.renames_refused_429 > 0, figures
+    assert report.renames_accepted <= 8 + 4 * 6 + 4, figures  # a burst, then 4 a second
+    assert report.fds_before > 0 and report.fds_during >= report.fds_before, figures
     assert report.rss_mb_before > 0 and report.threads_before > 0, figures
 
 
@@ -40,7 +45,8 @@ def test_the_command_prints_one_json_object_and_checks_its_flags() -> None:
     figures = json.loads(done.stdout)
     for key in ("status_p50_ms", "status_p99_ms", "status_max_ms", "change_to_phone_p99_ms",
                 "change_to_verdict_p99_ms", "judge_to_phone_p99_ms", "wrong_pins_judged_per_min",
-                "rss_mb_before", "rss_mb_during", "rss_mb_after",
+                "rss_mb_before", "rss_mb_during", "rss_mb_after", "fds_before", "fds_after",
+                "slow_bodies", "burst_most_streams", "renames_accepted",
                 "threads_before", "threads_during", "threads_after"):  # fmt: skip
         assert key in figures, key
 
