@@ -14,7 +14,7 @@ from fastapi import Path as FastPath
 
 from controller.api import looks
 from controller.api.deps import TableDep, Who
-from controller.api.limits import Writer
+from controller.api.limits import Namer, Writer
 from controller.api.models import MAX_ID, ActionRequest, AnswerRequest, PlayerRequest
 from controller.api.workers import in_worker
 from controller.game.access import Asker
@@ -189,7 +189,7 @@ async def name_player(
     seat: Annotated[int, FastPath(ge=0, le=15)],
     request: PlayerRequest,
     table: TableDep,
-    who: Writer,
+    who: Namer,
 ) -> dict[str, Any]:
     player = await table.owner.call(
         lambda game: game.name_player(who, seat, request.name, request.colour)

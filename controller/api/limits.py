@@ -163,6 +163,9 @@ SEAT_WRITES = Rate(per_s=4.0, burst=8.0)  # a seat's actions, answers, hints and
 SPECTATOR_WRITES = SEAT_WRITES  # per address: a spectator's writes are all refused, but each
 # still costs the game's owner a look
 HOST_WRITES = Rate(per_s=20.0, burst=40.0)  # the host corrects, undoes and acts for seats in runs
+NAME_WRITES = Rate(per_s=1.0, burst=4.0)  # a seat's (or an address's) new names, on top of its
+# writes: a name rarely changes, and each one goes to every phone (a rename flood at a seat's 4 a
+# second cost `railtable bench load` status p99 0.7 s -> 1.4 s on a loaded machine)
 MAX_WRITERS = 1024  # buckets remembered; a full one forgotten changes nothing
 REFUSED_AFTER_S = 0.25  # a write over its rate is answered (429) after this, or sooner when its
 # next turn comes sooner: a seat renaming itself as fast as answers came sent 600 a second under
@@ -217,9 +220,25 @@ def writer_key(who: Asker, address: str) -> tuple[Hashable, Rate]:
 async def writer(request: Request, who: Who) -> Asker:
     """Who is asking, for a route that writes: beyond its rate a 429 with Retry-After (after
     REFUSED_AFTER_S at most), before the game's owner sees anything (so nothing is logged)."""
-    limits: WriteLimits = request.app.state.write_limits
+    address = request.client.host if request.client else "?"
+    await _within(request, *writer_key(who, address))
+    return who
+
+
+async def namer(request: Request, who: Who) -> Asker:
+    """Who is asking, to name a player: a writer, and beyond NAME_WRITES (the host aside) a 429
+    as for any write."""
     address = request.client.host if request.client else "?"
     key, rate = writer_key(who, address)
+    await _within(request, key, rate)
+    if who.role is not Role.HOST:
+        await _within(request, ("name", key), NAME_WRITES)
+    return who
+
+
+async def _within(request: Request, key: Hashable, rate: Rate) -> None:
+    """Take one write from `key`'s bucket, or refuse it (429 with Retry-After)."""
+    limits: WriteLimits = request.app.state.write_limits
     wait = limits.take(key, rate)
     if wait > 0:
         await asyncio.sleep(min(wait, limits.refused_after_s))  # costs the event loop nothing
@@ -229,7 +248,7 @@ async def writer(request: Request, who: Who) -> Asker:
             f"too many changes at once: try again in {seconds} s",
             headers={"Retry-After": str(seconds)},
         )
-    return who
 
 
 Writer = Annotated[Asker, Depends(writer)]
+Namer = Annotated[Asker, Depends(namer)]
