@@ -10,7 +10,6 @@ import logging
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi import FastAPI
@@ -18,31 +17,13 @@ from fastapi.testclient import TestClient
 
 from controller.api.app import create_app
 from controller.api.deps import HOST_COOKIE, PIN_TRIES, TABLE_TRIES, PinGuard
-from controller.game.access import SeatTokens
 from controller.game.host_sessions import IDLE_S, HostSessions
-from controller.game.live import LiveGame
-from controller.game.owner import GameOwner
-from controller.game.store import EventLog, LogReader
 from controller.table.gpio import GpioPins
 from controller.table.service import ServiceSettings, TableService
+from tests.controller.api.test_full_disk import _until
+from tests.controller.api.test_security import HOST, PIN, Control
 
-PIN = "4321"
-HOST = {"X-Table-Pin": PIN}
 START = {"game": "trickoftherails", "options": {"players": 4}}
-
-
-class Control:
-    def __init__(self, path: Path) -> None:
-        self.owner = GameOwner(LiveGame(EventLog(path))).start()
-        self.reader = LogReader(path)
-        self.pin = PIN
-        self.tokens = SeatTokens()
-
-    def recalibrate(self) -> bool:
-        return False
-
-    def camera_jpeg(self) -> bytes | None:
-        return None
 
 
 @pytest.fixture
@@ -258,15 +239,6 @@ def _service(data: Path, pin: str) -> TableService:
     return service
 
 
-def _until(check: Any, seconds: float = 5.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def test_the_pin_alone_waits_until_the_tables_button_clears_the_lock_out(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -274,7 +246,7 @@ def test_the_pin_alone_waits_until_the_tables_button_clears_the_lock_out(
     try:
         app = create_app(service)
         host = _from(app, "10.0.1.1")
-        assert _until(lambda: service.owner.status.get("gpio", {}).get("shutdown_button"))
+        assert _until(lambda: service.owner.status.get("gpio", {}).get("shutdown_button"), 5)
         _lock_out(app)
         for _ in range(2):
             r = host.get("/api/status", headers=HOST)
@@ -285,7 +257,7 @@ def test_the_pin_alone_waits_until_the_tables_button_clears_the_lock_out(
             time.sleep(0.6)
             factory.pin(3).drive_high()  # ... and let go well before the 3 s hold
             guard: PinGuard = app.state.pin_guard
-            assert _until(lambda: not guard.everyone)
+            assert _until(lambda: not guard.everyone, 5)
         assert host.get("/api/status", headers=HOST).json()["you"]["role"] == "host"
         lines = [r.getMessage() for r in caplog.records if "lock-out" in r.getMessage()]
         assert lines == [
