@@ -146,7 +146,7 @@ async def asker(
                     403, "this host session has ended: enter the table PIN again for a new one"
                 )
             return _noted(sessions)
-        if railtable_host is not None and _same_origin(request) and sessions.check(railtable_host):
+        if railtable_host is not None and same_origin(request) and sessions.check(railtable_host):
             return _noted(sessions)
     if x_table_pin is not None:
         return await pin_host(request, served, x_table_pin)
@@ -206,7 +206,7 @@ def _noted(sessions: HostSessions) -> Asker:
     return Asker.host()
 
 
-def _same_origin(request: Request) -> bool:
+def same_origin(request: Request) -> bool:
     """Not a request a browser says another site or origin sent (no header: not a browser)."""
     return request.headers.get("sec-fetch-site", "same-origin") in ("same-origin", "none")
 

@@ -7,7 +7,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request, Response
 
-from controller.api.deps import HOST_COOKIE, TableDep, Who, host_sessions, pin_host
+from controller.api.deps import (
+    HOST_COOKIE,
+    TableDep,
+    Who,
+    host_sessions,
+    pin_host,
+    same_origin,
+)
 from controller.api.models import HostSession, SessionsEnded
 from controller.api.workers import in_worker
 from controller.game.access import Role
@@ -59,7 +66,9 @@ async def end_session(
             raise HTTPException(403, "the host only: send the table PIN or a host session")
         ended = sessions.end_all()
     else:
-        held = {request.headers.get("x-host-token"), request.cookies.get(HOST_COOKIE)}
+        held = {request.headers.get("x-host-token")}
+        if same_origin(request):  # as everywhere: not the cookie of a request from elsewhere
+            held.add(request.cookies.get(HOST_COOKIE))
         ended = sum(sessions.end(token) for token in held if token is not None)
     await in_worker(sessions.save)
     response.delete_cookie(HOST_COOKIE, path="/api", httponly=True, samesite="strict")

@@ -53,6 +53,7 @@ class HostSessions:
         self.path = path
         self._pin = pin
         self._lock = threading.Lock()
+        self._saving = threading.Lock()
         self._sessions: dict[str, float] = {}
         self._saved: dict[str, float] = {}  # as last written: a use is written when it is old
         self._salt = secrets.token_bytes(16)
@@ -130,6 +131,10 @@ class HostSessions:
         in place); a disk that cannot take it leaves them in memory until the service stops."""
         if self.path is None:
             return
+        with self._saving:  # one writer at a time: they share the spare file
+            self._save(self.path)
+
+    def _save(self, path: Path) -> None:
         with self._lock:
             self._forget_idle(self.clock())
             sessions, pin = dict(self._sessions), self._pin
@@ -139,13 +144,13 @@ class HostSessions:
             self._tag = (pin, self._salt, pin_tag(pin, self._salt))
         _, salt, tag = self._tag
         data = {"version": FILE_VERSION, "salt": salt.hex(), "pin": tag, "sessions": sessions}
-        spare = self.path.with_suffix(".tmp")
+        spare = path.with_suffix(".tmp")
         try:
             with open(os.open(spare, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
                 json.dump(data, f)
                 f.flush()
                 os.fsync(f.fileno())
-            os.replace(spare, self.path)
+            os.replace(spare, path)
         except OSError as error:
             log.warning("host sessions not written (%s): they last until the service stops", error)
             return
