@@ -24,7 +24,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from controller.api import game_routes, history_routes, host_routes, stream
+from controller.api import game_routes, history_routes, host_routes, session_routes, stream
 from controller.api.deps import PinGuard, Table
 from controller.api.http import BodyLimit
 from controller.api.http import SafeJSONResponse as JSONResponse
@@ -32,6 +32,7 @@ from controller.api.limits import WriteLimits
 from controller.api.models import MAX_DETAIL, PROBLEMS, STATUS
 from controller.api.workers import shared
 from controller.game.access import Refused
+from controller.game.host_sessions import HostSessions
 from controller.game.store import StoreError
 
 WEB = Path(__file__).parents[1] / "web"
@@ -77,7 +78,12 @@ def create_app(table: Table, address: str | Callable[[], str] = "") -> FastAPI:
     )
     app.state.table = table
     app.state.address = address if callable(address) else lambda: address
-    app.state.pin_guard = PinGuard()
+    app.state.pin_guard = guard = PinGuard()
+    # The table's own (kept in its data folder) where it has them, else in memory for this app.
+    app.state.host_sessions = getattr(table, "host_sessions", None) or HostSessions(table.pin)
+    clearing = getattr(table, "lockout_cleared", None)  # the table's button clears the lock-out
+    if isinstance(clearing, list):
+        clearing.append(guard.clear)
     app.state.write_limits = WriteLimits()
     shared()  # the worker threads start with the app: a burst of requests adds none
     app.add_middleware(BodyLimit)
@@ -124,7 +130,7 @@ def create_app(table: Table, address: str | Callable[[], str] = "") -> FastAPI:
         return HTMLResponse(api_page(app.openapi()))
 
     app.mount("/static", PageFiles(directory=WEB), name="static")
-    for area in (game_routes, host_routes, history_routes, stream):
+    for area in (game_routes, host_routes, session_routes, history_routes, stream):
         app.include_router(area.router)
     return app
 
@@ -144,7 +150,8 @@ def api_page(spec: dict[str, Any]) -> str:
         "<meta name=viewport content='width=device-width, initial-scale=1'>"
         "<title>railtable API</title><link rel=stylesheet href=/static/app.css>"
         "<h1>railtable: the table's API</h1><p>Who asks: a spectator by default, a seat with "
-        "its <code>X-Seat-Token</code> header, the host with <code>X-Table-Pin</code>. The "
+        "its <code>X-Seat-Token</code> header, the host with <code>X-Table-Pin</code>, or with "
+        "<code>X-Host-Token</code> once <code>POST /api/host/session</code> gave one. The "
         "whole description, for any OpenAPI tool: <a href=/openapi.json>/openapi.json</a>.</p>"
         "<table><tr><th>Method</th><th>Path</th><th>What it does</th></tr>"
         + "".join(rows)

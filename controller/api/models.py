@@ -94,3 +94,17 @@ class HintsRequest(BaseModel):
     """Whether seats may ask for a hint."""
 
     on: bool
+
+
+class HostSession(BaseModel):
+    """A host session: send `token` as `X-Host-Token` (the page has it as a cookie); it ends
+    after `idle_s` seconds unused."""
+
+    token: str
+    idle_s: int
+
+
+class SessionsEnded(BaseModel):
+    """How many host sessions a DELETE ended."""
+
+    ended: int

@@ -1,5 +1,6 @@
 """The table's own buttons and lights (gpiozero): a "done" button and a turn LED per seat, a
-buzzer for an illegal move, a hold-to-shut-down button. Off a Pi, gpiozero's mock pins stand in."""
+buzzer for an illegal move, a hold-to-shut-down button (pressed briefly: it clears the wrong-PIN
+lock-out). Off a Pi, gpiozero's mock pins stand in."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ from typing import Any
 from gpiozero import LED, Button, Buzzer
 
 log = logging.getLogger("railtable")
+
+SHORT_PRESS_S = (0.3, 2.0)  # the shutdown button released within this (and before its hold
+# time) clears the wrong-PIN lock-out: longer than a brush or a bounce, well short of a hold
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,9 @@ class TableIO:
         self.factory: Any = factory
         self.on_done: Callable[[int], None] | None = None
         self.on_shutdown: Callable[[], None] | None = None
+        self.on_clear_lockout: Callable[[], None] | None = None
+        self.clock: Callable[[], float] = time.monotonic
+        self._down_at: float | None = None  # the shutdown button pressed, not yet held
         self.buttons: list[Button] = []
         self.leds: list[LED] = []
         self.buzzer: Buzzer | None = None
@@ -150,6 +157,8 @@ class TableIO:
                 pins.shutdown_button, pin_factory=factory, hold_time=pins.shutdown_hold_s
             )
             self.shutdown.when_held = self._held
+            self.shutdown.when_pressed = self._down
+            self.shutdown.when_released = self._up
 
     def _degrade(self, error: Exception) -> None:
         """The pins could not be opened: let go of what was, go on without any, say so once."""
@@ -173,8 +182,20 @@ class TableIO:
         return pressed
 
     def _held(self) -> None:
+        self._down_at = None  # a hold is a shutdown, never also a short press
         if self.on_shutdown is not None:
             self.on_shutdown()
+
+    def _down(self) -> None:
+        self._down_at = self.clock()
+
+    def _up(self) -> None:
+        down, self._down_at = self._down_at, None
+        if down is None or self.on_clear_lockout is None:
+            return
+        shortest, longest = SHORT_PRESS_S
+        if shortest <= self.clock() - down < min(longest, self.pins.shutdown_hold_s):
+            self.on_clear_lockout()
 
     def show_turn(self, seat: int | None) -> None:
         """That seat's LED on, every other off (None: all off)."""

@@ -14,12 +14,14 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from controller.game.access import Asker, Refused, SeatTokens
 from controller.game.computers import ComputerPlayers
+from controller.game.host_sessions import HostSessions
 from controller.game.live import LiveGame
 from controller.game.owner import GameOwner
 from controller.game.store import EventLog, LogReader
@@ -156,6 +158,8 @@ class TableService:
         self.computers = ComputerPlayers(self.owner, settings.ai_iterations)
         self.pin = settings.pin or _stored_pin(settings.data_dir)
         self.tokens = SeatTokens(settings.data_dir / "seats.json")
+        self.host_sessions = HostSessions(self.pin, settings.data_dir / "host-sessions.json")
+        self.lockout_cleared: list[Callable[[], int]] = []  # the API's wrong-PIN limiters
         self.card_folder = settings.data_dir / "cards"  # card files a host may name from a phone
         self.camera_health = InputHealth()
         self.board_health = InputHealth()
@@ -217,6 +221,7 @@ class TableService:
         it, resume the open game or start the default one, and start the inputs."""
         self.io.on_done = lambda seat: self._submit(lambda: self.done(seat))
         self.io.on_shutdown = lambda: self._submit(self.shut_down)
+        self.io.on_clear_lockout = lambda: self._submit(self.clear_lockout)
         self._threaded = thread
         if thread:
             self.owner.start()
@@ -380,6 +385,15 @@ class TableService:
         if self.on_stop is not None:
             self.on_stop()
 
+    def clear_lockout(self) -> None:
+        """The shutdown button pressed briefly: forget every wrong PIN, so the host may enter
+        the PIN at once, whatever guessers on the network did (one line in the log)."""
+        forgotten = sum(clear() for clear in self.lockout_cleared)
+        log.warning(
+            "shutdown button pressed briefly: wrong-PIN lock-out cleared (%d wrong PINs forgotten)",
+            forgotten,
+        )
+
     def _submit(self, call: Any) -> None:
         """Hand `call` to the owner's thread (from a gpiozero thread)."""
         self.owner.submit(lambda _: call())
@@ -405,6 +419,7 @@ class TableService:
 
     def _close(self) -> None:
         self.computers.stop()
+        self.host_sessions.save()  # their last use, so a restart keeps the idle clock
         self.io.close()
         if self.link is not None:
             self.link.stop()

@@ -1,5 +1,6 @@
-// Requests to the Pi: who is asking travels in headers (the seat token, the table PIN typed by the
-// host); a request that hangs (a phone losing its Wi-Fi mid-request) is given up after a while.
+// Requests to the Pi: who is asking travels in headers (the seat token; the table PIN only while
+// the host's session is being opened) or, for the host, in the HttpOnly session cookie the Pi
+// sets; a request that hangs (a phone losing its Wi-Fi mid-request) is given up after a while.
 import { $, say } from "./dom.js";
 import { state } from "./state.js";
 
@@ -25,8 +26,8 @@ export function forgetSeat(why) {
 export function headers() {
   const h = {"Content-Type": "application/json"};
   if (state.seatToken) h["X-Seat-Token"] = state.seatToken;
-  const pin = $("pin").value.trim();
-  if (pin) h["X-Table-Pin"] = pin;
+  const pin = $("pin").value.trim();  // typed, its session not open yet (not while locked out)
+  if (pin && !state.pinLocked) h["X-Table-Pin"] = pin;
   return h;
 }
 
@@ -65,6 +66,29 @@ export async function post(path, body) {
   }
   if (!r.ok) { say(await detail(r)); return null; }
   return r.json();
+}
+
+// The host's session: the PIN typed once opens it, and the Pi sets its token as a cookie (HttpOnly:
+// no script on the page can read it, so nothing here keeps it; it lasts across reloads). Resolves
+// "host", "wrong", "wait" (with `waitS`, said in `why`) or "offline".
+export async function openSession() {
+  const pin = $("pin").value.trim();
+  let r;
+  try {
+    r = await fetch("/api/host/session", {method: "POST", headers: {"X-Table-Pin": pin}, signal: timed(POST_MS)});
+  } catch (e) {
+    return {result: "offline", why: "not sent: no connection to the table"};
+  }
+  if (r.ok) return {result: "host"};
+  const why = await detail(r);
+  if (r.status === 429) return {result: "wait", why, waitS: Number(r.headers.get("Retry-After")) || 60};
+  return {result: "wrong", why};
+}
+
+// End this phone's host session (the Pi forgets it and drops the cookie).
+export async function endSession() {
+  try { await fetch("/api/host/session", {method: "DELETE", signal: timed(POST_MS)}); }
+  catch (e) { say("not sent: no connection to the table"); }
 }
 
 // A picture or a file (QR code, camera view, game record): the response, or null after saying why.

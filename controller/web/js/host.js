@@ -1,6 +1,7 @@
-// The host's controls (with the table PIN): a new game with its options, end, undo, accept the
-// table, the seats' QR codes; and the camera and sensors panel: health, camera view, calibration.
-import { fetchFile, post } from "./api.js";
+// The host's controls (with the table PIN, then a host session): a new game with its options, end,
+// undo, accept the table, the seats' QR codes; and the camera and sensors panel: health, camera
+// view, calibration.
+import { endSession, fetchFile, openSession, post } from "./api.js";
 import { $, html, playerName, playersOf } from "./dom.js";
 import { gameOf } from "./panels.js";
 
@@ -141,10 +142,50 @@ export function drawHealth(state) {
   $("gpio").textContent = !g ? "" : g.state === "degraded" ? `not working: ${g.detail}` : g.state === "none" ? "none wired" : `pins ${g.pins}, ${g.seat_buttons} seat buttons, ${g.seat_leds} seat lights`;
 }
 
-// `askStatus` fetches /api/status anew (the role, once the PIN is typed; the inputs' health).
-export function setUpHost(state, askStatus) {
+const PIN_RETRY_MS = 5000;  // while locked out, the PIN is tried again this often (not counted)
+let pinTimer = null;
+
+// The PIN typed: it opens a host session for this phone (then the field is emptied: the cookie
+// carries the session). While wrong PINs lock the table, say why and for how long, counting down,
+// and try again now and then (a try in a lock-out is not counted), so that a press of the table's
+// button lets the host in within seconds.
+async function enterPin(state, rejoin) {
+  clearInterval(pinTimer);
+  const why = $("pin-why");
+  if (!$("pin").value.trim()) { why.hidden = true; return; }
+  const got = await openSession();
+  state.pinLocked = got.result === "wait";
+  if (got.result === "host") {
+    $("pin").value = "";
+    why.hidden = true;
+    rejoin();
+    return;
+  }
+  why.hidden = false;
+  why.textContent = got.why.charAt(0).toUpperCase() + got.why.slice(1);
+  if (got.result !== "wait") return;
+  const until = Date.now() + got.waitS * 1000;
+  const tried = Date.now();
+  pinTimer = setInterval(() => {
+    const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+    why.textContent = why.textContent.replace(/in \d+ s/, `in ${left} s`);
+    if (left === 0 || Date.now() - tried >= PIN_RETRY_MS) enterPin(state, rejoin);
+  }, 1000);
+}
+
+// Whether this phone holds the host's session, and the button that ends it.
+export function drawSession(state) {
+  const host = state.role === "host";
+  $("session").hidden = !host;
+  if (host) $("session-words").textContent = "This phone is the host (its session lasts across reloads until ended here, or 12 h unused).";
+}
+
+// `askStatus` fetches /api/status anew (the role, once the PIN is typed; the inputs' health);
+// `rejoin` does that and opens the stream anew, as whoever this phone now is.
+export function setUpHost(state, askStatus, rejoin) {
   $("game").onchange = () => showOptions(state);
-  $("pin").onchange = askStatus;
+  $("pin").onchange = () => enterPin(state, rejoin);
+  $("end-session").onclick = async () => { await endSession(); rejoin(); };
   $("start").onclick = async () => {
     if (gameOf(state) && !(await confirmFirst("Start a new game?", "The game being played ends now, with the scores as they stand.", "Start a new game"))) return;
     post("/api/games", {game: $("game").value, options: chosenOptions(state)});

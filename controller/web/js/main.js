@@ -4,7 +4,7 @@ import { get, keepSeatCookie, lookOf, post } from "./api.js";
 import { counted, drawBoard, drawCloseUp } from "./board.js";
 import { drawComputers, drawHint } from "./computer.js";
 import { $, html, playersOf } from "./dom.js";
-import { drawHealth, drawNames, followGame, setUpHost, showGames } from "./host.js";
+import { drawHealth, drawNames, drawSession, followGame, setUpHost, showGames } from "./host.js";
 import {
   addEvent, drawFinished, drawHeader, drawMine, drawScores, drawVerdict, gameOf, hidesQuestion,
   setUpSound, signal,
@@ -31,6 +31,7 @@ function schedule() {
 function draw() {
   drawHeader(state);
   drawHealth(state);
+  drawSession(state);
   if (!state.view) return;
   const cue = drawVerdict(state, answer);
   if (cue && cue !== state.cue) signal();
@@ -141,8 +142,9 @@ async function askStatus() {
   schedule();
 }
 
-// The stream's view hides a seat's question from everyone else; the host (with the PIN, which a
-// stream cannot carry) asks for its own verdict, once per view.
+// The stream's view hides a seat's question from everyone else; a host whose stream is not its
+// own (by the PIN alone, which a stream cannot carry; its session's cookie it can) asks for its
+// own verdict, once per view.
 async function askHostVerdict() {
   const view = state.view;
   if (state.role !== "host" || !view || !hidesQuestion(view)) return;
@@ -193,7 +195,7 @@ async function start() {
 
 keepSeatCookie();
 setUpSound();
-setUpHost(state, askStatus);
+setUpHost(state, askStatus, () => { askStatus(); connect(); });
 setUpReplay();
 $("join-ok").onclick = join;
 $("again").onclick = () => {

@@ -1,6 +1,6 @@
 // The page's one state: who is asking, the newest view from the stream, the inputs' health and the
-// games' looks. main.js changes it (and stream.js the last row seen, api.js a forgotten seat); the
-// other modules only read it. Nothing else is kept between redraws.
+// games' looks. main.js changes it (and stream.js the last row seen, api.js a forgotten seat,
+// host.js a lock-out); the other modules only read it. Nothing else is kept between redraws.
 const params = new URLSearchParams(location.search);
 
 export const state = {
@@ -16,6 +16,7 @@ export const state = {
   cue: "",  // what the phone last beeped for
   games: [],  // the games this table can referee (GET /api/games/available)
   joined: params.get("seat") !== null,  // came by a seat's link just now: asked for a name
+  pinLocked: false,  // wrong PINs lock the table out: the typed PIN waits (host.js says why)
 };
 
 // The seat's token is kept on the phone, never left in the address bar (nor in a shared link).

@@ -169,3 +169,33 @@ def test_a_service_whose_pins_fail_starts_and_says_so(
         assert service.game.state is not None  # the game goes on
     finally:
         service.stop()
+
+
+def test_the_shutdown_button_pressed_briefly_clears_the_lock_out_and_held_shuts_down() -> None:
+    """Released within 0.3-2 s (before its hold time): the wrong-PIN lock-out is cleared and
+    nothing stops; a brush shorter than that does nothing; held, it shuts down and clears not."""
+    factory = MockFactory()
+    io = TableIO(GpioPins(shutdown_button=3, shutdown_hold_s=1.5), factory)
+    cleared: list[bool] = []
+    stopped: list[bool] = []
+    io.on_clear_lockout = lambda: cleared.append(True)
+    io.on_shutdown = lambda: stopped.append(True)
+    button = factory.pin(3)
+    try:
+        button.drive_low()  # a brush
+        time.sleep(0.05)
+        button.drive_high()
+        time.sleep(0.3)
+        assert (cleared, stopped) == ([], [])
+        button.drive_low()  # pressed briefly
+        time.sleep(0.6)
+        button.drive_high()
+        assert _wait(lambda: cleared == [True])
+        assert stopped == []
+        button.drive_low()  # held
+        assert _wait(lambda: stopped == [True], 4.0)
+        button.drive_high()
+        time.sleep(0.2)
+        assert cleared == [True]
+    finally:
+        io.close()

@@ -197,6 +197,20 @@ def test_the_host_starts_a_game_with_options_and_sees_the_camera(
         " && document.querySelector('#camera-img').naturalWidth > 0"
     )
     page.screenshot(path=str(ARTIFACTS / "phone-host-camera.png"), full_page=True)
+    # The PIN was entered once: it opened a host session (the field is empty again), which the
+    # page keeps across a reload, with no PIN typed, until the host ends it.
+    assert page.input_value("#pin") == "" and page.locator("#session").is_visible()
+    page.reload()
+    page.wait_for_function("document.querySelector('#me').textContent === 'host'")
+    page.locator("#host summary").click()
+    assert page.input_value("#pin") == ""
+    with page.expect_response("**/api/table/accept") as accepted:
+        page.click("#accept")  # a host's change, by the session alone
+    assert accepted.value.status == 200
+    page.click("#end-session")
+    page.wait_for_function("document.querySelector('#me').textContent === 'spectator'")
+    page.reload()
+    page.wait_for_function("document.querySelector('#me').textContent === 'spectator'")
 
 
 def _sensor_service(data: Path) -> Iterator[tuple[str, Popen[str]]]:
@@ -430,3 +444,39 @@ def test_the_page_draws_from_the_stream_without_asking_again(table: str, browser
     page.wait_for_timeout(1500)
     assert asked[loaded:] == []
     assert not [u for u in asked if u.split("?")[0] in ("/api/table", "/api/state", "/api/verdict")]
+
+
+def test_a_locked_out_host_is_told_why_and_for_how_long(tmp_path: Path, browser: object) -> None:
+    """Other phones used up the table's wrong PINs: the host's PIN waits, and the page says so in
+    words, counting down; the host's session opens once the lock-out is over. Last in the file: it
+    waits a minute, in which the bots of the module's table would finish its game."""
+    process, url = _serve(tmp_path, "--no-bots", "--camera", "none", "--board", "none")
+    try:
+        for address in ("127.0.0.2", "127.0.0.3"):  # other phones, five wrong PINs each
+            transport = httpx.HTTPTransport(local_address=address)
+            with httpx.Client(transport=transport) as guesser:
+                for n in range(5):
+                    r = guesser.get(url + "/api/status", headers={"X-Table-Pin": f"{n:04d}"})
+                    assert r.status_code == 403
+        page = _phone(browser)
+        page.goto(url + "/")
+        page.locator("#host summary").click()
+        page.fill("#pin", PIN)
+        page.press("#pin", "Tab")
+        page.wait_for_function("!document.querySelector('#pin-why').hidden")
+        said = page.locator("#pin-why").inner_text()
+        assert said.startswith(
+            "Too many wrong PINs on this table, from other phones too: try again in"
+        )
+        shown = said.split("try again in ")[1].split(" s")[0]
+        page.wait_for_function(  # counting down
+            f"!document.querySelector('#pin-why').textContent.includes('in {shown} s')"
+        )
+        page.screenshot(path=str(ARTIFACTS / "phone-host-locked-out.png"))
+        page.wait_for_function(
+            "document.querySelector('#me').textContent === 'host'", timeout=75000
+        )
+        assert page.locator("#pin-why").is_hidden()
+    finally:
+        process.terminate()
+        process.wait(10)
