@@ -158,6 +158,9 @@ class Seen:
     burst_most_streams: int = 0  # the most streams one burst got
     renames: dict[int, int] = field(default_factory=dict)  # status -> count
     seat_tokens: list[str] = field(default_factory=list)
+    host_token: str = ""  # the host's session, opened before any guesser comes
+    host_requests: int = 0  # the host's requests during the run (with its session)
+    host_answered: int = 0  # of them, answered 200 (the guessers' lock-out never holds them)
 
 
 @dataclass(frozen=True)
@@ -200,6 +203,8 @@ class LoadReport:
     renames_sent: int
     renames_accepted: int
     renames_refused_429: int
+    host_requests: int  # the host's requests with its session while the guessers guessed
+    host_answered: int  # answered 200: must be all of them
     fds_before: int
     fds_during: int
     fds_after: int
@@ -487,6 +492,42 @@ async def _rename_flood(port: int, n: int, seen: Seen, stop: asyncio.Event) -> N
             writer.close()
 
 
+async def _host(port: int, seen: Seen, stop: asyncio.Event) -> None:
+    """The host's phone with its session: a host-only request a second while guessers lock the
+    PIN out (a session is never refused for other devices' wrong PINs)."""
+    while not stop.is_set() and seen.host_token:
+        seen.host_requests += 1
+        try:
+            reader, writer = await _connect(port, _address(9, 1))
+            try:
+                writer.write(
+                    "GET /api/seats/0/qr HTTP/1.1\r\nHost: table\r\nX-Host-Token: "
+                    f"{seen.host_token}\r\nConnection: close\r\n\r\n".encode()
+                )
+                code = await _status_line(reader)
+                await asyncio.wait_for(reader.read(), IO_TIMEOUT_S)
+            finally:
+                writer.close()
+            seen.host_answered += code == 200
+        except (OSError, TimeoutError):
+            pass
+        await asyncio.sleep(1.0)
+
+
+def _host_session(port: int) -> str:
+    """The host's session token, asked with the PIN before any guesser comes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=IO_TIMEOUT_S) as s:
+        s.sendall(
+            f"POST /api/host/session HTTP/1.1\r\nHost: table\r\nX-Table-Pin: {PIN}"
+            "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".encode()
+        )
+        answer = b""
+        while chunk := s.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return str(json.loads(body)["token"]) if head.startswith(b"HTTP/1.1 200") else ""
+
+
 def _seat_tokens(port: int) -> list[str]:
     """Tokens for the bench game's seats, asked as the host before any guesser comes."""
     tokens = []
@@ -511,6 +552,7 @@ async def _clients(
     seen = Seen()
     if hostile:
         seen.seat_tokens = await asyncio.to_thread(_seat_tokens, port)
+        seen.host_token = await asyncio.to_thread(_host_session, port)
     stop = asyncio.Event()
     kinds: list[Callable[[int, int, Seen, asyncio.Event], Coroutine[Any, Any, None]]] = [
         _backlog,
@@ -522,6 +564,7 @@ async def _clients(
     ]
     tasks = [asyncio.create_task(_phone(port, n, seen, stop)) for n in range(phones)]
     tasks.append(asyncio.create_task(_requests(port, rate, seen, stop)))
+    tasks.append(asyncio.create_task(_host(port, seen, stop)))
     tasks += [
         asyncio.create_task(kinds[n % len(kinds)](port, n, seen, stop)) for n in range(hostile)
     ]
@@ -679,6 +722,8 @@ def run(
         renames_sent=sum(seen.renames.values()),
         renames_accepted=seen.renames.get(200, 0),
         renames_refused_429=seen.renames.get(429, 0),
+        host_requests=seen.host_requests,
+        host_answered=seen.host_answered,
         fds_before=before[2],
         fds_during=max(during[2], before[2]),
         fds_after=after[2],

@@ -126,8 +126,8 @@ async function showCamera() {
 
 // The camera's and the sensor board's health, with their reasons in words.
 export function drawHealth(state) {
-  const g = gameOf(state);  // a game started with a seed: its draws are predictable (a demo)
-  $("demo-seed").hidden = !(g && g.reproducible_seed);
+  const game = gameOf(state);  // a game started with a seed: its draws are predictable (a demo)
+  $("demo-seed").hidden = !(game && game.reproducible_seed);
   const s = state.health;
   if (!s) return;
   for (const k of ["camera", "board"]) {

@@ -25,7 +25,8 @@ def test_a_short_load_gives_every_figure() -> None:
     assert report.slow_bodies > 0 and report.stream_bursts > 0, figures  # issue 37's kinds
     assert 0 < report.burst_most_streams <= 16, figures
     assert report.renames_refused_429 > 0, figures
-    assert report.renames_accepted <= 8 + 4 * 6 + 4, figures  # a burst, then 4 a second
+    assert report.renames_accepted <= 4 + 1 * 8 + 2, figures  # a burst, then 1 a second
+    assert report.host_requests > 3 and report.host_answered == report.host_requests, figures
     assert report.fds_before > 0 and report.fds_during >= report.fds_before, figures
     assert report.rss_mb_before > 0 and report.threads_before > 0, figures
 
