@@ -153,7 +153,10 @@ async def calibrate(table: TableDep, who: Host) -> dict[str, Any]:
     return {"calibrating": True}
 
 
-@router.get("/api/games/{game_id}/record", summary="The JSON game record (host: it holds the seed)")
+@router.get(
+    "/api/games/{game_id}/record",
+    summary="The JSON game record (host: a finished game's secret, a demo game's seed)",
+)
 async def record(
     game_id: Annotated[int, FastPath(ge=1, le=MAX_ID)], table: TableDep, who: Host
 ) -> dict[str, Any]:
