@@ -514,11 +514,11 @@ async def _host(port: int, seen: Seen, stop: asyncio.Event) -> None:
         await asyncio.sleep(1.0)
 
 
-def _host_session(port: int) -> str:
-    """The host's session token, asked with the PIN before any guesser comes."""
+def _host_token(port: int, path: str) -> str:
+    """POST `path` with the host's PIN (before any guesser comes): the token it answers, or ""."""
     with socket.create_connection(("127.0.0.1", port), timeout=IO_TIMEOUT_S) as s:
         s.sendall(
-            f"POST /api/host/session HTTP/1.1\r\nHost: table\r\nX-Table-Pin: {PIN}"
+            f"POST {path} HTTP/1.1\r\nHost: table\r\nX-Table-Pin: {PIN}"
             "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".encode()
         )
         answer = b""
@@ -528,22 +528,15 @@ def _host_session(port: int) -> str:
     return str(json.loads(body)["token"]) if head.startswith(b"HTTP/1.1 200") else ""
 
 
+def _host_session(port: int) -> str:
+    """The host's session token."""
+    return _host_token(port, "/api/host/session")
+
+
 def _seat_tokens(port: int) -> list[str]:
-    """Tokens for the bench game's seats, asked as the host before any guesser comes."""
-    tokens = []
-    for seat in range(RENAME_SEATS):
-        with socket.create_connection(("127.0.0.1", port), timeout=IO_TIMEOUT_S) as s:
-            s.sendall(
-                f"POST /api/seats/{seat}/token HTTP/1.1\r\nHost: table\r\nX-Table-Pin: {PIN}"
-                "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".encode()
-            )
-            answer = b""
-            while chunk := s.recv(65536):
-                answer += chunk
-        head, _, body = answer.partition(b"\r\n\r\n")
-        if head.startswith(b"HTTP/1.1 200"):
-            tokens.append(str(json.loads(body)["token"]))
-    return tokens
+    """Tokens for the bench game's seats, asked as the host."""
+    tokens = [_host_token(port, f"/api/seats/{seat}/token") for seat in range(RENAME_SEATS)]
+    return [token for token in tokens if token]
 
 
 async def _clients(
