@@ -28,9 +28,10 @@ from controller.game.store import (
     replay,
 )
 from controller.referee.deck import Deck, SecretDeck, SeededDeck, new_secret
-from controller.referee.judge import Alternative, Referee, Verdict, VerdictKind
+from controller.referee.judge import Referee
 from controller.referee.observe import Observation, Seen
 from controller.referee.tables import Pieces, as_laid, changed_locations
+from controller.referee.verdict import Alternative, Verdict, VerdictKind
 from rules.ai.player import Level
 from rules.core import CHANCE, Action, Decision, GameInfo, IllegalAction, State, Visibility
 from rules.registry import game_info, new_game

@@ -10,7 +10,7 @@ from typing import Any
 
 from controller.game.access import Asker, Role
 from controller.game.store import Event, EventKind
-from controller.referee.judge import VerdictKind
+from controller.referee.verdict import VerdictKind
 from rules.core import IllegalAction, State
 from rules.registry import GAMES, game_info
 

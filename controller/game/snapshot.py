@@ -19,7 +19,8 @@ from controller.game.live import LiveGame
 from controller.game.phrasing import Phrasebook
 from controller.game.players import COLOURS, colour_choice
 from controller.game.privacy import audience, audiences, verdict_for
-from controller.referee.judge import Referee, VerdictKind
+from controller.referee.judge import Referee
+from controller.referee.verdict import VerdictKind
 from rules.core import Action, Decision, GameInfo, State, Visibility
 from rules.physical import Location
 

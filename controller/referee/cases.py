@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from controller.referee.deck import digital_draw
-from controller.referee.judge import Referee, Verdict, VerdictKind
+from controller.referee.judge import Referee
 from controller.referee.observe import LocationView, Observation, Seen
 from controller.referee.tables import Pieces, changed_locations
+from controller.referee.verdict import Verdict, VerdictKind
 from rules.core import CHANCE, Action, Decision, GameInfo, State, Visibility
 from rules.physical import PlacedPiece, TableObservation
 from rules.playout import Policy, choose

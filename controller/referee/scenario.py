@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from controller.referee.deck import digital_draw
-from controller.referee.judge import Referee, Verdict, VerdictKind
+from controller.referee.judge import Referee
 from controller.referee.observe import Observation, fuse
 from controller.referee.tables import Pieces, as_laid
+from controller.referee.verdict import Verdict, VerdictKind
 from rules.core import CHANCE, Action, State
 from rules.physical import Piece, PlacedPiece, TableObservation
 from rules.registry import game_info

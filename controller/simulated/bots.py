@@ -20,9 +20,10 @@ from typing import Any
 
 from controller.game.access import Asker, Refused
 from controller.game.live import LiveGame
-from controller.referee.judge import Alternative, ChanceResolver, Verdict, VerdictKind
+from controller.referee.moves import ChanceResolver
 from controller.referee.observe import fuse
 from controller.referee.tables import Pieces, changed_locations
+from controller.referee.verdict import Alternative, Verdict, VerdictKind
 from controller.simulated.table import PhysicalTable
 from rules.core import CHANCE, Action, Decision, State, Visibility
 from rules.physical import PlacedPiece

@@ -25,8 +25,8 @@ from controller.game.host_sessions import HostSessions
 from controller.game.live import LiveGame
 from controller.game.owner import GameOwner
 from controller.game.store import EventLog, LogReader
-from controller.referee.judge import Verdict, VerdictKind
 from controller.referee.observe import Observation, fuse, magnet_changes
+from controller.referee.verdict import Verdict, VerdictKind
 from controller.simulated.bots import Bots
 from controller.simulated.camera import SimulatedCamera
 from controller.simulated.table import PhysicalTable

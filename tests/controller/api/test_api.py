@@ -395,7 +395,7 @@ def test_only_the_host_recalibrates_the_camera(client: TestClient) -> None:
 
 
 def test_the_referees_question_reaches_its_seat_and_the_host_only(tmp_path: Path) -> None:
-    from controller.referee.judge import Alternative, Verdict, VerdictKind
+    from controller.referee.verdict import Alternative, Verdict, VerdictKind
     from rules.offtherails.actions import PlaceCart
 
     control = Control(tmp_path / "log.sqlite3")

@@ -16,8 +16,8 @@ from controller.game.computers import ComputerPlayers, Hint
 from controller.game.live import LiveGame
 from controller.game.owner import GameOwner
 from controller.game.store import EventKind, EventLog
-from controller.referee.judge import VerdictKind
 from controller.referee.observe import Observation
+from controller.referee.verdict import VerdictKind
 from controller.table.service import ServiceSettings, TableService
 from rules.core import Visibility
 from rules.physical import TableObservation

@@ -12,8 +12,8 @@ import pytest
 from controller.game.access import Asker, Refused
 from controller.game.live import LiveGame
 from controller.game.store import EventKind, EventLog, StoreError
-from controller.referee.judge import VerdictKind
 from controller.referee.observe import Observation
+from controller.referee.verdict import VerdictKind
 from rules.core import CHANCE
 from rules.physical import PlacedPiece, TableObservation
 from rules.playout import Policy, choose

@@ -15,8 +15,8 @@ from controller.game.privacy import audiences, event_for, verdict_for
 from controller.game.snapshot import choices, take
 from controller.game.store import EventKind, EventLog
 from controller.referee.deck import digital_draw
-from controller.referee.judge import VerdictKind
 from controller.referee.observe import Observation
+from controller.referee.verdict import VerdictKind
 from controller.simulated.bots import Bots
 from controller.simulated.table import PhysicalTable
 from rules.core import CHANCE, State

@@ -16,8 +16,9 @@ import pytest
 import rules
 from controller.referee.cases import cases, decided_for
 from controller.referee.deck import digital_draw
-from controller.referee.judge import Referee, Verdict, VerdictKind
+from controller.referee.judge import Referee
 from controller.referee.observe import Observation
+from controller.referee.verdict import Verdict, VerdictKind
 from rules.core import CHANCE, Action, Decision, State
 from rules.physical import Piece, PlacedPiece, TableObservation
 from rules.scenario import set_path

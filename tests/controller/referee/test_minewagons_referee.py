@@ -13,9 +13,10 @@ from controller.game.access import Asker
 from controller.game.live import LiveGame
 from controller.game.store import EventLog
 from controller.referee.deck import digital_draw
-from controller.referee.judge import Referee, VerdictKind
+from controller.referee.judge import Referee
 from controller.referee.observe import COVERED, NO_INPUT, LocationView, Observation, Seen, fuse
 from controller.referee.tables import as_laid
+from controller.referee.verdict import VerdictKind
 from rules.core import CHANCE, State, Visibility
 from rules.minewagons import physical
 from rules.minewagons.components import Colour, Shape

@@ -6,8 +6,9 @@ import pytest
 
 import rules
 from controller.referee.cases import CaseKind, cases, digital_draw
-from controller.referee.judge import Referee, VerdictKind
+from controller.referee.judge import Referee
 from controller.referee.observe import InputMode, LocationView, Observation, Seen, fuse
+from controller.referee.verdict import VerdictKind
 from rules.core import CHANCE, State
 from rules.offtherails import physical
 from rules.physical import PlacedPiece, TableObservation

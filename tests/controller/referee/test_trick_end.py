@@ -7,8 +7,9 @@ import random
 
 import rules
 from controller.referee.deck import digital_draw
-from controller.referee.judge import Referee, VerdictKind
+from controller.referee.judge import Referee
 from controller.referee.observe import Observation
+from controller.referee.verdict import VerdictKind
 from rules.core import CHANCE, State
 from rules.physical import TableObservation
 from rules.trickoftherails import physical

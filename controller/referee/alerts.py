@@ -1,0 +1,197 @@
+"""The referee's alerts: which changed locations no legal move explains, and what to say of
+each (what lies there, what the rules expect, how to put it right, whose turn it is)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+
+from controller.referee.instructions import instruction_text, instructions_for
+from controller.referee.moves import (
+    ChanceResolver,
+    draw_digitally,
+    field_values,
+    holds_secrets,
+)
+from controller.referee.observe import LocationView, Observation, Seen
+from controller.referee.pieces import PieceKnowledge, the
+from controller.referee.search import Limits, Query, readings
+from controller.referee.tables import Pieces, changed_locations
+from controller.referee.verdict import Verdict, VerdictKind, WrongLocation
+from rules.core import CHANCE, Action, State, Visibility
+from rules.physical import Piece
+
+
+def alert_copies(pieces: PieceKnowledge, too_many: dict[Piece, list[str]]) -> Verdict:
+    """A piece seen on more locations than the game has of it."""
+    wrong = []
+    for piece, names in sorted(too_many.items()):
+        copies = pieces.copies(piece)
+        label = pieces.label(piece)
+        text = (
+            f"{', '.join(names)}: {the(label)} lies on {len(names)} squares; the game has {copies}"
+        )
+        for name in names:
+            wrong.append(WrongLocation(name, label, f"at most {copies}", (), text))
+    return Verdict(
+        VerdictKind.ALERT,
+        "not a legal move: " + " | ".join(dict.fromkeys(w.text for w in wrong)),
+        wrong=tuple(wrong),
+        locations=tuple(sorted({w.location for w in wrong})),
+    )
+
+
+def unexplained(
+    pieces: PieceKnowledge,
+    limits: Limits,
+    state: State,
+    observation: Observation,
+    query: Query,
+    wrong: frozenset[str],
+    resolve_chance: ChanceResolver | None,
+) -> frozenset[str]:
+    """The changed locations no legal reading explains. Where a legal reading explains the
+    others exactly (a lead laid before a revoke), the alert names only the rest: the fewest
+    locations (one or two) that, seen as they were, leave a table the rules explain."""
+    if len(wrong) < 2:
+        return wrong
+    expected, every = query.base_table, query.names
+    left = limits.node_budget // 4  # for all the tries together: an alert waits on them
+    largest = 2 if len(wrong) <= 3 else 1
+    for size in range(1, min(len(wrong) - 1, largest) + 1):
+        for rest in itertools.combinations(sorted(wrong), size):
+            if left <= 0:
+                return wrong
+            views = dict(observation.views)
+            for name in rest:
+                views[name] = LocationView(Seen.EXACT, expected.get(name, ()))
+            seen = Observation(observation.mode, views)
+            pending = frozenset(
+                n for n in every if not pieces.fits(seen.view(n), expected.get(n, ()))
+            )
+            tried = Query(
+                query.changed - frozenset(rest),
+                pending,
+                expected,
+                every,
+                False,
+                seen.covered() & every,
+                min(left, limits.node_budget // 8),
+                locked=query.locked,
+            )
+            found = readings(state, seen, tried, pieces, limits, resolve_chance)
+            left -= found.nodes
+            if any(not (c.leftover - pending) for c in found.best):
+                return frozenset(rest)
+    return wrong
+
+
+def alert(
+    pieces: PieceKnowledge,
+    state: State,
+    observation: Observation,
+    expected: Mapping[str, Pieces],
+    wrong_names: frozenset[str],
+    locked: frozenset[int] = frozenset(),
+    resolve_chance: ChanceResolver | None = None,
+) -> Verdict:
+    """Names each location no legal move explains: what lies there, what the rules expect,
+    what to do to put it right, and what would be legal there (or whose turn it is, where
+    another seat's move came before the seat to act ended its turn)."""
+    turn = state.current_player
+    computer = turn is not None and turn in locked
+    legal = [] if state.is_over or turn == CHANCE or computer else state.legal_actions()
+    # what is legal may tell what a seat alone knows (the cards in its hand): then only
+    # the kinds of move are said, and that seat's own phone shows which
+    secret = bool(legal) and turn is not None and holds_secrets(state, turn)
+    wrong = []
+    for name in sorted(wrong_names):
+        seen = pieces.describe_view(observation.view(name))
+        should = pieces.describe_pieces(expected.get(name, ()))
+        here = _legal_here(legal, name, turn, secret)
+        text = f"{name}: {seen} lies there, but the rules expect {should}"
+        if computer:
+            text += f"; seat {turn} is the computer's: it makes its own moves"
+        elif here:
+            more = f" (and {len(here) - 3} more)" if len(here) > 3 else ""
+            text += f"; legal here: {', '.join(here[:3])}{more}"
+        else:
+            early = out_of_turn(pieces, state, name, resolve_chance)
+            text += early or "; no legal move puts it there"
+        (fix,) = instructions_for(pieces, [name], expected, observation)
+        if fix.take_off or fix.put_on:
+            text += f"; to put it right: {fix.text}"
+        wrong.append(WrongLocation(name, seen, should, here, text))
+    return Verdict(
+        VerdictKind.ALERT,
+        "not a legal move: " + " | ".join(w.text for w in wrong),
+        wrong=tuple(wrong),
+        locations=tuple(w.location for w in wrong),
+    )
+
+
+def _legal_here(legal: list[Action], name: str, turn: int | None, secret: bool) -> tuple[str, ...]:
+    """The legal moves that show at `name`; only their kinds where they are a seat's secret."""
+    moves = [a for a in legal if a.VISIBILITY is Visibility.TABLE and name in field_values(a)]
+    if secret:
+        return tuple(
+            dict.fromkeys(f"{a.TYPE} (seat {turn}'s own phone shows which)" for a in moves)
+        )
+    return tuple(a.describe() for a in moves)
+
+
+def out_of_turn(
+    pieces: PieceKnowledge, state: State, name: str, resolve_chance: ChanceResolver | None
+) -> str | None:
+    """Words for a change at `name` that would be a later seat's legal move once the seat
+    to act (and any seats between) ended their turns, which the table does not show: whose
+    turn it is, and what that seat still has to do (its minecart still to move)."""
+    turn = state.current_player
+    if turn is None or turn < 0:
+        return None
+    before = pieces.table_of(state)
+    mover: int | None = None
+    todo: list[str] = []
+    with state.applied([]) as done:
+        for _ in range(8):  # a turn at a time, round the table at most once
+            seat = state.current_player
+            ends = [
+                a
+                for a in state.legal_actions()
+                if a.VISIBILITY is Visibility.IMPLIED and a.PROVEN_BY_NEXT_SEAT
+            ]
+            if not ends:
+                return None
+            state.apply(ends[0])  # taken back with the block, as all it applies
+            done.append(ends[0])
+            if seat == turn and not todo:
+                todo = _still_to_do(pieces, before, pieces.table_of(state))
+            draw_digitally(state, resolve_chance, done, 64)
+            after = state.current_player
+            if after is None or after < 0 or after == turn:
+                return None
+            if any(
+                a.VISIBILITY is Visibility.TABLE and name in field_values(a)
+                for a in state.legal_actions()
+            ):
+                mover = after
+                break
+    if mover is None:
+        return None
+    text = f"; it is seat {turn}'s turn, not seat {mover}'s: seat {turn} has not ended it"
+    if todo:
+        text += " (still to do: " + "; ".join(todo) + ")"
+    return text
+
+
+def _still_to_do(
+    pieces: PieceKnowledge, before: Mapping[str, Pieces], moved: Mapping[str, Pieces]
+) -> list[str]:
+    """What ending the turn moves on the table: the seat still has to do it by hand."""
+    todo = []
+    for where in sorted(changed_locations(before, moved)):
+        was, now = before.get(where, ()), moved.get(where, ())
+        take_off = tuple(p for p in was if p not in now)
+        put_on = tuple(p for p in now if p not in was)
+        todo.append(instruction_text(pieces, where, take_off, put_on, now))
+    return todo
