@@ -20,13 +20,7 @@ from typing import Any
 
 from controller.game.access import Asker, Refused
 from controller.game.live import LiveGame
-from controller.referee.judge import (
-    Alternative,
-    ChanceResolver,
-    Referee,
-    Verdict,
-    VerdictKind,
-)
+from controller.referee.judge import Alternative, ChanceResolver, Referee, Verdict, VerdictKind
 from controller.referee.observe import fuse
 from controller.referee.tables import Pieces, changed_locations
 from controller.simulated.table import PhysicalTable
