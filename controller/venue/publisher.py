@@ -66,15 +66,18 @@ class _BrokerLink:
         self._last_refusal_logged = 0.0
 
     def login_refused(self, refused: str) -> None:
+        """The broker refused the table's login (said in the log each time)."""
         self.state, self.detail = "refused", f"the broker refused the login: {refused}"
         log.error("venue broker %s: %s", self.url, self.detail)
 
     def connected(self) -> None:
+        """The broker took the login (connected, unless it keeps closing at once)."""
         self._connected_at = time.monotonic()
         if self._quick_drops < 2:
             self.state, self.detail = "connected", f"connected to {self.url}"
 
     def dropped(self, was_connected: bool, reason: Any) -> None:
+        """The connection closed: lost, or refused when it closes right after each login."""
         if was_connected and time.monotonic() - self._connected_at < 2:
             self._quick_drops += 1
         if self._quick_drops >= 2:
@@ -95,6 +98,7 @@ class _BrokerLink:
             log.error("venue: %s", self.detail)
 
     def stopped(self) -> None:
+        """The table said goodbye and let go of the broker."""
         self.state = "stopped"
 
     def delivered(self) -> None:
