@@ -24,7 +24,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Final, Self, TypeVar, Union, final
 
 from rules.physical import Catalogue, Layout, PlacedPiece, TableObservation
-from rules.said import Word, said
+from rules.said import said, word
 
 JsonDict = dict[str, Any]
 
@@ -161,11 +161,16 @@ class Action:
                 raise MalformedAction(f"missing field {f.name!r} for {cls.TYPE!r}", dict(data))
         return cls(**kwargs)
 
-    def words(self, named: Callable[[str], str] | None = None) -> str:
+    def words(
+        self,
+        named: Callable[[str], str] | None = None,
+        seats: Callable[[int], str] | None = None,
+    ) -> str:
         """What a player reads on the phone: `WORDS` filled in with the fields, else the type
         and its values in plain words. `named` gives players' name for an id (a place, a card);
-        `{field:a}` in `WORDS` puts "a" or "an" before the value."""
-        data = {k: Word(said(v, named).replace("_", " ")) for k, v in self.to_json().items()}
+        `{field:a}` in `WORDS` puts "a" or "an" before the value, `{seat:seat}` names the seat
+        (by `seats`, else "seat 2")."""
+        data = {k: word(said(v, named).replace("_", " "), seats) for k, v in self.to_json().items()}
         if self.WORDS:
             return self.WORDS.format(**data)
         values = [v for k, v in data.items() if k != "type"]

@@ -18,12 +18,29 @@ def said(v: Any, named: Callable[[str], str] | None = None) -> str:
 
 
 class Word(str):
-    """A value in an action's words: `{jewel:a}` says "an emerald", "a ruby"."""
+    """A value in an action's words: `{jewel:a}` says "an emerald", "a ruby"; `{seat:seat}` says
+    the seat by its player's name (`seats`), else "seat 2"."""
+
+    seats: Callable[[int], str] | None = None
 
     def __format__(self, spec: str) -> str:
         if spec == "a":
             return f"{article(self)} {self}"
+        if spec == "seat":
+            return self.seats(int(self)) if self.seats is not None else f"seat {self}"
         return super().__format__(spec)
+
+
+def word(text: str, seats: Callable[[int], str] | None) -> Word:
+    """A value for an action's words, saying seats by `seats`."""
+    out = Word(text)
+    out.seats = seats
+    return out
+
+
+def seat_place(seat: int, rest: str) -> str:
+    """A place's name that holds a seat (`{seat0}'s shares`): said with the seat's name."""
+    return f"{{seat{seat}}}{rest}"
 
 
 def article(word: str) -> str:

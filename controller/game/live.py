@@ -295,7 +295,6 @@ class LiveGame:
     def summary(self, reason: str) -> dict[str, Any]:
         """The open game as its end screen shows it: winners, scores and what they are made of."""
         record, state = self._open()
-        book = self.book
         scores = state.scores()
         top = max(scores) if scores else 0
         assert self.info is not None
@@ -304,11 +303,11 @@ class LiveGame:
             "game": record.game,
             "title": self.info.title,
             "options": dict(state.options),
-            "reason": book.say(reason),
+            "reason": reason,
             "players": [p.to_json() for p in self.players],
             "scores": scores,
             "score_parts": [
-                [{"what": book.say(what), "points": points} for what, points in parts]
+                [{"what": what, "points": points} for what, points in parts]
                 for parts in state.score_parts()
             ],
             "winners": [seat for seat, points in enumerate(scores) if points == top],

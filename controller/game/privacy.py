@@ -35,14 +35,6 @@ def _is_draw(action: dict[str, Any]) -> bool:
     return bool(action.get("hidden")) or action.get("chance", False) is True
 
 
-def words(state_class: type[State], view: dict[str, Any]) -> str:
-    """An action as someone sees it, in words (a hidden draw: just what kind of draw it was)."""
-    try:
-        return state_class.CODEC.parse(view).words()
-    except IllegalAction:
-        return str(view.get("type", "a hidden action")).replace("_", " ") + " (hidden)"
-
-
 def event_for(event: Event, game: str | None, viewer: State | None, who: Asker) -> dict[str, Any]:
     """A log row as the asker may see it (a dealt card, a hidden split stay with their seat).
 
@@ -50,12 +42,7 @@ def event_for(event: Event, game: str | None, viewer: State | None, who: Asker) 
     sees of an action, whatever the position), or None for a game this table no longer knows."""
     out = event.to_json()
     if event.kind is EventKind.ACTION:
-        shown = _action_for(event, game, viewer, who)
-        if game is not None and game in GAMES:
-            text = words(game_info(game).state_class, shown)
-        else:
-            text = str(shown.get("type"))
-        out["data"] = {"action": shown, "text": text}
+        out["data"] = {"action": _action_for(event, game, viewer, who)}  # its words: at the edge
     elif event.kind is EventKind.VERDICT:
         out["data"] = verdict_for(event.data, who)
     return out

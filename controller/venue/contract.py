@@ -155,8 +155,11 @@ def event_payload(
     data = seen["data"]
     if event.kind in (EventKind.ALERT, EventKind.INSTRUCTION):
         data = verdict_for(data, Asker.spectator())  # a verdict too: the spectator's words
+    book = Book.of(game_info(game) if game is not None and game in GAMES else None, plain=True)
     if event.kind in (EventKind.VERDICT, EventKind.ALERT, EventKind.INSTRUCTION):
-        data = said(data, Book.of(game_info(game) if game in GAMES else None, plain=True))
+        data = said(data, book)
+    elif event.kind is EventKind.ACTION and isinstance(data.get("action"), dict):
+        data = {**data, "text": book.seen_action(data["action"])}
     out: JsonDict = {
         "v": VERSION,
         "table": table,

@@ -51,7 +51,9 @@ class Book:
         return self.names.get(identity, identity)
 
     def place(self, location: str) -> str:
-        return self.names.get(location, location)
+        """A location's name; one that holds a seat (`{seat0}'s shares`) says its player."""
+        name = self.names.get(location, location)
+        return name.format_map(_Seats(self)) if "{" in name else name
 
     def places(self, locations: Sequence[str]) -> str:
         return ", ".join(self.place(n) for n in locations)
@@ -108,13 +110,36 @@ class Book:
         """An action's JSON in players' words (a draw kept from this audience: its kind)."""
         if self.parse is not None:
             try:
-                return self.parse(data).words(self.name)
+                return self.parse(data).words(self.place, self.seat)
             except (IllegalAction, KeyError, TypeError, ValueError):
                 pass
         return str(data.get("type", "a move")).replace("_", " ")
 
+    def seen_action(self, data: Mapping[str, Any]) -> str:
+        """An action as a log row shows it to someone: its words, or only the kind of a draw
+        kept from them ("draw (hidden)")."""
+        if self.parse is not None:
+            try:
+                return self.parse(data).words(self.place, self.seat)
+            except (IllegalAction, KeyError, TypeError, ValueError):
+                pass
+        return str(data.get("type", "a hidden action")).replace("_", " ") + " (hidden)"
+
     def actions(self, data: Sequence[Mapping[str, Any]], none: str = "nothing") -> str:
         return ", ".join(self.action(a) for a in data) or none
+
+
+class _Seats(dict[str, str]):
+    """`{seat2}` in a place's name, said by the book."""
+
+    def __init__(self, book: Book) -> None:
+        super().__init__()
+        self.book = book
+
+    def __missing__(self, key: str) -> str:
+        if key.startswith("seat") and key[4:].isdigit():
+            return self.book.seat(int(key[4:]))
+        return "{" + key + "}"
 
 
 def the(words: str) -> str:

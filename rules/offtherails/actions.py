@@ -54,7 +54,11 @@ class PlaceTile(Action):
     square: str
     exits: str
 
-    def words(self, named: Callable[[str], str] | None = None) -> str:
+    def words(
+        self,
+        named: Callable[[str], str] | None = None,
+        seats: Callable[[int], str] | None = None,
+    ) -> str:
         kind, leads = track_words(self.exits)
         return f"lay {kind} on {named(self.square) if named else self.square}{leads}"
 
@@ -68,7 +72,11 @@ class Upgrade(Action):
     square: str
     exits: str
 
-    def words(self, named: Callable[[str], str] | None = None) -> str:
+    def words(
+        self,
+        named: Callable[[str], str] | None = None,
+        seats: Callable[[int], str] | None = None,
+    ) -> str:
         kind, leads = track_words(self.exits)
         square = named(self.square) if named else self.square
         return f"make the tile on {square} {kind}{leads}"
