@@ -173,9 +173,7 @@ STILL_TOO_LARGE: frozenset[str] = frozenset(
         "controller/table/service.py:TableService",
         "controller/venue/publisher.py:VenuePublisher",
         "rules/offtherails/components.py:_board_from_json",
-        "vision/decode.py",
         "vision/pipeline.py:_settle",
-        "vision/render.py",
     }
 )
 

@@ -17,7 +17,8 @@ import numpy as np
 
 from vision.calibration import CalibrationEvent, Calibrator
 from vision.change import ChangeThresholds, band_gains, compare, divide_gains, motion_counts
-from vision.decode import DecodeSettings, LocationDecoder, Seen, TallTop
+from vision.decode import LocationDecoder, Seen, TallTop
+from vision.decode_settings import DecodeSettings
 from vision.geometry import BoardGeometry, Sticker
 from vision.lens import Lens
 from vision.markers import Image
