@@ -172,8 +172,6 @@ STILL_TOO_LARGE: frozenset[str] = frozenset(
         "controller/simulated/bots.py:go",
         "controller/table/service.py:TableService",
         "controller/venue/publisher.py:VenuePublisher",
-        "rules/offtherails/components.py:_board_from_json",
-        "vision/pipeline.py:_settle",
     }
 )
 
