@@ -113,7 +113,7 @@ class CoverTest:
         self, wb: Image, luma: Image, found: list[DetectedMarker], bodies: Image | None = None
     ) -> Cover:
         """Pixels of the crop that neither plain mat nor a read piece (nor a tall piece's body,
-        `bodies`, wherever it stands) explains."""
+        `bodies`, wherever it stands) explains, and those only a piece beneath one read does."""
         s = self.settings
         paper = (
             (chroma(wb) <= s.paper_chroma)
