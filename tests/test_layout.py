@@ -168,10 +168,6 @@ STILL_TOO_LARGE: frozenset[str] = frozenset(
     {
         "controller/game/live.py:LiveGame",
         "controller/table/service.py:TableService",
-        "rules/offtherails/components.py:_board_from_json",
-        "vision/decode.py",
-        "vision/pipeline.py:_settle",
-        "vision/render.py",
     }
 )
 
