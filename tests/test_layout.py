@@ -167,7 +167,6 @@ CLASS_METHODS_AT_MOST = 30
 STILL_TOO_LARGE: frozenset[str] = frozenset(
     {
         "controller/game/live.py:LiveGame",
-        "controller/table/service.py:TableService",
     }
 )
 

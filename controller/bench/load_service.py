@@ -36,11 +36,11 @@ def serve_probed(data: str, port: int, stamps: str, camera: str) -> None:
     VirtualBoard.lift = stamped(VirtualBoard.lift)  # type: ignore[method-assign]
     observe, init = LiveGame.observe, LiveGame.__init__
 
-    def observing(game: LiveGame, observation: Any, early: bool = False) -> Any:
+    def observing(game: LiveGame, observation: Any, acting_on: Any = None) -> Any:
         probe["judging"] = probe["changed"]
         probe["judged_at"] = time.monotonic()
         try:
-            return observe(game, observation, early)
+            return observe(game, observation, acting_on)
         finally:
             probe["judging"] = None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, TypeVar
 
 from controller.game import players as named
@@ -345,19 +345,20 @@ class LiveGame:
         return self.record, self.state
 
     # ---- the table
-    def observe(self, observation: Observation, early: bool = False) -> Verdict | None:
+    def observe(
+        self, observation: Observation, acting_on: Collection[VerdictKind] | None = None
+    ) -> Verdict | None:
         """Judge a settled observation and act on the verdict; None when no game can judge it.
 
-        `early`: the sensor board has settled before the camera (its magnets arrive at once; the
-        camera waits for still frames): the verdict is acted on only when it applies one reading,
-        anything else is left unsaid until the camera has seen the table (None)."""
+        `acting_on`: the verdict kinds acted on (None: every kind); any other verdict is left
+        unsaid (None), as the table's settler asks while only the sensor board has settled."""
         record, state = self._open()
         if self.referee is None or state.is_over:
             return None
         verdict = self.referee.judge(
             state, observation, self.table, self.deck, frozenset(self.computers)
         )
-        if early and verdict.kind is not VerdictKind.APPLIED:
+        if acting_on is not None and verdict.kind not in acting_on:
             return None
         verdict = self._computer_says(verdict)
         self.seen = observation

@@ -175,7 +175,7 @@ def test_a_whole_game_with_a_computer_seat_on_the_simulated_table(tmp_path: Path
     assert told, "no computer move was said as an instruction"
     first_computer = min(e.id for e in mine)
     assert any(e.kind is EventKind.ACTION and e.seat == 0 and e.id > first_computer for e in rows)
-    assert service.bots is not None and service.bots.stats.played > 0
+    assert service.inputs.bots is not None and service.inputs.bots.stats.played > 0
 
 
 def _answer(owner: GameOwner, future: Future[Hint]) -> Hint:
