@@ -163,7 +163,6 @@ STILL_TOO_LARGE: frozenset[str] = frozenset(
         "controller/bench/load.py:LoadReport",
         "controller/cli/bench_cmd.py:register",
         "controller/game/live.py:LiveGame",
-        "controller/referee/cases.py:cases",
         "controller/simulated/bots.py:go",
         "controller/table/service.py:TableService",
         "controller/venue/publisher.py:VenuePublisher",

@@ -26,7 +26,7 @@ from controller.game.access import Asker
 from controller.game.store import EventKind, LogReader
 from controller.table.service import NONE, SIMULATED, ServiceSettings, TableService
 from rules.core import CHANCE, Visibility
-from rules.registry import game_info
+from rules.registry import game_named
 
 STALL_TICKS = 50
 COMPUTER_ITERATIONS = 20  # a computer seat's search: fast, as in the tests
@@ -235,7 +235,7 @@ def _from_log(
 ) -> tuple[int, int, int]:
     """Seat moves in the log, inputs the referee applied itself (from its verdicts), and the
     computer seats' moves."""
-    codec = game_info(game).state_class.CODEC
+    codec = game_named(game).state_class.CODEC
     moves = 0
     taken = 0
     computer_moves = 0

@@ -15,8 +15,8 @@ from typing import Any
 
 from controller.game.players import Player
 from controller.game.store import Event, GameRecord
-from rules.core import GameInfo
-from rules.registry import GAMES, game_info
+from rules.game import Game
+from rules.registry import GAMES, game_named
 
 CARD_KINDS = ("card", "rail")  # pieces whose identity is a code players never say ("bo-3")
 _SEAT = re.compile(r"\bseat (\d+)\b")
@@ -24,18 +24,16 @@ _AN = re.compile(r"\b([Aa]) (?=(?:[aeio]|un)[a-z])")
 _TWICE = re.compile(r"(?i)\b([a-z][a-z ,']{7,}?)(?:[:;,] |\s+)\1\b")
 
 
-def place_and_card_names(info: GameInfo) -> dict[str, str]:
+def place_and_card_names(info: Game[Any]) -> dict[str, str]:
     """Every id players never say, with the name they do: the game's places, and each card's
     name as printed (its catalogue label)."""
     named: dict[str, str] = {}
-    if info.catalogue is not None:
-        for entry in info.catalogue().entries:
-            if entry.piece.kind in CARD_KINDS and entry.label:
-                named[entry.piece.identity] = entry.label
-                named[entry.piece.identity.replace("_", " ")] = entry.label  # as words() says it
-    if info.words is not None:
-        named.update(info.words.cards)
-        named.update(info.words.places)
+    for entry in info.catalogue().entries:
+        if entry.piece.kind in CARD_KINDS and entry.label:
+            named[entry.piece.identity] = entry.label
+            named[entry.piece.identity.replace("_", " ")] = entry.label  # as words() says it
+    named.update(info.words.cards)
+    named.update(info.words.places)
     return named
 
 
@@ -53,7 +51,7 @@ class Phrasebook:
         )
 
     @staticmethod
-    def of(info: GameInfo | None, players: Sequence[Player]) -> Phrasebook:
+    def of(info: Game[Any] | None, players: Sequence[Player]) -> Phrasebook:
         return Phrasebook(place_and_card_names(info) if info is not None else {}, players)
 
     def place(self, location: str) -> str:
@@ -144,6 +142,6 @@ def book_for(record: GameRecord | None, events: Iterable[Event] = ()) -> Phraseb
 
     if record is None or record.game not in GAMES:
         return Phrasebook({}, ())
-    info = game_info(record.game)
+    info = game_named(record.game)
     count = int(record.options.get("players", 0))
     return Phrasebook.of(info, players(info, None, count, chosen(events)))

@@ -12,7 +12,7 @@ from controller.game.access import Asker, Role
 from controller.game.store import Event, EventKind
 from controller.referee.verdict import VerdictKind
 from rules.core import IllegalAction, State
-from rules.registry import GAMES, game_info
+from rules.registry import GAMES, game_named
 
 
 def verdict_for(data: dict[str, Any], who: Asker) -> dict[str, Any]:
@@ -58,7 +58,7 @@ def event_for(event: Event, game: str | None, viewer: State | None, who: Asker) 
     if event.kind is EventKind.ACTION:
         shown = _action_for(event, game, viewer, who)
         if game is not None and game in GAMES:
-            text = words(game_info(game).state_class, shown)
+            text = words(game_named(game).state_class, shown)
         else:
             text = str(shown.get("type"))
         out["data"] = {"action": shown, "text": text}
@@ -71,7 +71,7 @@ def _action_for(event: Event, game: str | None, viewer: State | None, who: Asker
     if game is None or game not in GAMES:
         return {"type": "hidden"}
     try:
-        action = game_info(game).state_class.CODEC.parse(event.data["action"])
+        action = game_named(game).state_class.CODEC.parse(event.data["action"])
     except IllegalAction:
         return {"type": "hidden"}
     seat = who.seat if who.role is Role.SEAT else None  # the host sees what a spectator sees

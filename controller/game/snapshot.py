@@ -21,7 +21,8 @@ from controller.game.players import COLOURS, colour_choice
 from controller.game.privacy import audience, audiences, verdict_for
 from controller.referee.judge import Referee
 from controller.referee.verdict import VerdictKind
-from rules.core import Action, Decision, GameInfo, State, Visibility
+from rules.core import Action, Decision, State, Visibility
+from rules.game import Game
 from rules.physical import Location
 
 JsonDict = dict[str, Any]
@@ -100,7 +101,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
     players = int(state.options.get("players", 0))
     verdict = game.verdict
     table = None
-    if game.referee is not None and info.layout is not None:
+    if game.referee is not None:
         table = table_json(
             info,
             state,
@@ -203,7 +204,7 @@ def choices(
 
 
 def table_json(
-    info: GameInfo,
+    info: Game[Any],
     state: State,
     referee: Referee,
     book: Phrasebook,
@@ -214,7 +215,6 @@ def table_json(
     felt: list[str] | None = None,
 ) -> JsonDict:
     """The mat in millimetres and what lies on it for `state`, with squares to point out."""
-    assert info.layout is not None
     layout = info.layout(state.options)
     table = referee.table_of(state)
     shown = set(table) | set(marked) | set(last_move) | set(felt or ())

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from controller.referee.observe import LocationView, Observation, Seen
-from rules.physical import PlacedPiece
+from rules.physical import Pieces, Table
 
-Pieces = tuple[PlacedPiece, ...]
-Table = Mapping[str, Pieces]
+__all__ = ["Pieces", "Table", "as_laid", "changed_locations", "holds", "without"]
 
 
 def changed_locations(before: Table, after: Table) -> frozenset[str]:

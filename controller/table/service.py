@@ -251,7 +251,7 @@ class TableService:
     def _start_inputs(self) -> None:
         """Camera, sensor board and (simulated) table for the open game's mat."""
         info = self.game.info
-        assert info is not None and info.layout is not None and info.catalogue is not None
+        assert info is not None
         state = self.game.state
         assert state is not None
         layout, catalogue = info.layout(state.options), info.catalogue()
@@ -329,7 +329,7 @@ class TableService:
     def _follow_game(self) -> None:
         """A game on another mat was started (from a phone): the inputs follow it."""
         info, state = self.game.info, self.game.state
-        if info is None or info.layout is None or state is None:
+        if info is None or state is None:
             return
         if info.layout(state.options) != self._layout:
             log.info("the mat changed to %s: the inputs follow", info.title)
@@ -552,7 +552,7 @@ class TableService:
     def _inputs(self) -> tuple[Layout, Catalogue, frozenset[tuple[int, int]] | None]:
         """The game's layout and catalogue, and the squares the connected board feels."""
         info, state = self.game.info, self.game.state
-        assert info is not None and info.layout is not None and info.catalogue is not None
+        assert info is not None
         layout = info.layout(state.options if state is not None else {})
         occupied = None
         if self.link is not None:
@@ -573,7 +573,7 @@ class TableService:
         if self.link is None or verdict is None:
             return
         info, state = self.game.info, self.game.state
-        if info is None or info.layout is None or state is None:
+        if info is None or state is None:
             return
         sensors = {loc.name: loc.sensor for loc in info.layout(state.options).locations}
         colour = ALERT_COLOUR if verdict.kind is VerdictKind.ALERT else TODO_COLOUR
@@ -606,7 +606,6 @@ class TableService:
         if key == self._lifted:
             return
         self._lifted = key
-        assert info.layout is not None
         sensors = {loc.name: loc.sensor for loc in info.layout(state.options).locations}
         go: set[str] = set()
         for name in lifted[:2]:
