@@ -15,7 +15,7 @@ ChanceResolver = Callable[[State], Action]
 
 def field_values(action: Action) -> set[str]:
     """The locations an action names (its `Action.LOCATIONS` fields)."""
-    return set(action.locations())
+    return set(text_values(type(action))(action))
 
 
 _TEXT_VALUES: dict[type[Action], Callable[[Action], tuple[Any, ...]]] = {}
