@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Final, Self, TypeVar, Union, final
 
+from rules.said import Word, said
+
 JsonDict = dict[str, Any]
 
 CHANCE: Final = -1
@@ -166,10 +168,11 @@ class Action:
         """The locations this action names: the values of its `LOCATIONS` fields."""
         return tuple(getattr(self, name) for name in self.LOCATIONS)
 
-    def words(self) -> str:
+    def words(self, named: Callable[[str], str] | None = None) -> str:
         """What a player reads on the phone: `WORDS` filled in with the fields, else the type
-        and its values in plain words."""
-        data = {k: _said(v).replace("_", " ") for k, v in self.to_json().items()}
+        and its values in plain words. `named` gives players' name for an id (a place, a card);
+        `{field:a}` in `WORDS` puts "a" or "an" before the value."""
+        data = {k: Word(said(v, named).replace("_", " ")) for k, v in self.to_json().items()}
         if self.WORDS:
             return self.WORDS.format(**data)
         values = [v for k, v in data.items() if k != "type"]
@@ -179,14 +182,6 @@ class Action:
         """Short human text: `place_tile(square=F7, exits=NS)`."""
         args = ", ".join(f"{k}={_plain(v)}" for k, v in self.to_json().items() if k != "type")
         return f"{self.TYPE}({args})"
-
-
-def _said(v: Any) -> str:
-    """A value in words: a list as "ruby and gold"."""
-    if isinstance(v, list):
-        said = [_said(x) for x in v]
-        return " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said) or "none"
-    return str(v)
 
 
 def _plain(v: Any) -> str:

@@ -25,6 +25,8 @@ from typing import Any
 from controller.game.access import Asker
 from controller.game.store import EventKind, LogReader
 from controller.table.service import NONE, SIMULATED, ServiceSettings, TableService
+from controller.words.book import Book
+from controller.words.verdicts import said, verdict_line
 from rules.core import CHANCE, Visibility
 from rules.registry import game_named
 
@@ -185,12 +187,13 @@ def _last_said(service: TableService) -> str:
     """The verdict standing when a game stalled, else the last one the log holds, and who was
     to act: what a stall says to whoever reads the figures."""
     verdict = service.game.verdict
-    text = verdict.text if verdict is not None else ""
+    book = Book.of(service.game.info, plain=True)
+    text = verdict_line(verdict, book) if verdict is not None else ""
     record = service.game.record
     if not text and record is not None:
         rows = service.log.events(record.id, limit=100_000)
-        said = [e for e in rows if e.kind is EventKind.VERDICT]
-        text = "(last) " + str(said[-1].data.get("text", "")) if said else "no verdict"
+        last = [e for e in rows if e.kind is EventKind.VERDICT]
+        text = "(last) " + str(said(last[-1].data, book).get("text", "")) if last else "no verdict"
     state = service.game.state
     turn = state.current_player if state is not None else None
     return f"{text}; to act: {'chance' if turn == CHANCE else turn}"

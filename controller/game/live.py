@@ -31,7 +31,7 @@ from controller.referee.deck import Deck, SecretDeck, SeededDeck, new_secret
 from controller.referee.judge import Referee
 from controller.referee.observe import Observation, Seen
 from controller.referee.tables import Pieces, as_laid, changed_locations
-from controller.referee.verdict import Alternative, Verdict, VerdictKind
+from controller.referee.verdict import Alternative, Reason, Verdict, VerdictKind
 from rules.ai.player import Level
 from rules.core import CHANCE, Action, Decision, IllegalAction, State, Visibility
 from rules.game import Game
@@ -240,16 +240,11 @@ class LiveGame:
         if verdict.kind is VerdictKind.IN_SYNC:
             self.computer_move = None
             return verdict
-        seat, action = self.computer_move
         if verdict.kind is VerdictKind.INSTRUCTIONS:
-            todo = "; ".join(i.text for i in verdict.instructions)
-            return dataclasses.replace(
-                verdict, text=f"seat {seat}: {action.words()}; to do: {todo}", seat=seat
-            )
+            seat = self.computer_move[0]
+            return dataclasses.replace(verdict, computer_move=self.computer_move, seat=seat)
         if verdict.kind is VerdictKind.ALERT:
-            return dataclasses.replace(
-                verdict, text=f"{verdict.text} | seat {seat}'s move: {action.words()}"
-            )
+            return dataclasses.replace(verdict, computer_move=self.computer_move)
         return verdict
 
     # ---- players
@@ -623,15 +618,9 @@ class LiveGame:
                 seat = None  # no phone holds the computer's seat: the host says what came up
         else:
             seat = None
-        options = tuple(Alternative((a,), a.describe()) for a in outcomes)
-        who = f"seat {seat}" if seat is not None else "the host (a real draw)"
+        options = tuple(Alternative((a,)) for a in outcomes)
         self.changes += 1
-        self.verdict = Verdict(
-            VerdictKind.NEEDS_INPUT,
-            f"{who}: say which came up: " + "; ".join(o.text for o in options),
-            options=options,
-            seat=seat,
-        )
+        self.verdict = Verdict(VerdictKind.NEEDS_INPUT, Reason.CAME_UP, options=options, seat=seat)
 
     def _inputs_see(self, state: State, outcomes: list[Action]) -> bool:
         """Whether the inputs of the table last judged tell each outcome on the table (a camera

@@ -15,6 +15,8 @@ from typing import Any
 
 from controller.game.players import Player
 from controller.game.store import Event, GameRecord
+from controller.words.book import Book
+from controller.words.verdicts import said
 from rules.game import Game
 from rules.registry import GAMES, game_named
 
@@ -40,9 +42,12 @@ def place_and_card_names(info: Game[Any]) -> dict[str, str]:
 class Phrasebook:
     """One game's words: its ids' names and its players' names."""
 
-    def __init__(self, names: Mapping[str, str], players: Sequence[Player]) -> None:
+    def __init__(
+        self, names: Mapping[str, str], players: Sequence[Player], words: Book | None = None
+    ) -> None:
         self.names = dict(names)
         self.players = tuple(players)
+        self.words = words or Book(self.names, tuple(p.name for p in self.players))
         keys = sorted((k for k in self.names if k), key=len, reverse=True)
         self._ids = (
             re.compile(r"(?<![\w.-])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w-]|\.\w)")
@@ -52,7 +57,8 @@ class Phrasebook:
 
     @staticmethod
     def of(info: Game[Any] | None, players: Sequence[Player]) -> Phrasebook:
-        return Phrasebook(place_and_card_names(info) if info is not None else {}, players)
+        names = place_and_card_names(info) if info is not None else {}
+        return Phrasebook(names, players, Book.of(info, [p.name for p in players]))
 
     def place(self, location: str) -> str:
         """A location's name for players."""
@@ -89,37 +95,17 @@ class Phrasebook:
         return name
 
     def verdict(self, data: Mapping[str, Any] | None) -> dict[str, Any] | None:
-        """A verdict's JSON with every line in players' words (and `places`: the names of the
-        locations it points at)."""
+        """A verdict's JSON with its words, in players' words (`controller/words/verdicts.py`)."""
         if data is None:
             return None
-        out = dict(data)
-        for key in ("text", "words"):
-            if isinstance(out.get(key), str):
-                out[key] = self.say(out[key])
-        out["options"] = [
-            {**o, "text": self.say(o.get("text", "")), "words": self.say(o.get("words", ""))}
-            for o in data.get("options", [])
-        ]
-        out["instructions"] = [
-            {**i, "text": self.say(i.get("text", "")), "place": self.place(i.get("location", ""))}
-            for i in data.get("instructions", [])
-        ]
-        out["wrong"] = [
-            {**w, "text": self.say(w.get("text", "")), "place": self.place(w.get("location", ""))}
-            for w in data.get("wrong", [])
-        ]
-        out["places"] = [self.place(n) for n in data.get("locations", [])]
-        if out.get("seat") is not None:
-            out["who"] = self.seat(out["seat"])
-        return out
+        return said(data, self.words)
 
     def event(self, out: dict[str, Any]) -> dict[str, Any]:
         """A log row as `privacy.event_for` renders it, its words in players' words."""
         data = out.get("data")
         if not isinstance(data, dict):
             return out
-        if "kind" in data and ("text" in data or "words" in data):
+        if "kind" in data and ("reason" in data or "text" in data or "words" in data):
             out["data"] = self.verdict(data)
         elif isinstance(data.get("text"), str):
             out["data"] = {**data, "text": self.say(data["text"])}

@@ -26,13 +26,7 @@ def verdict_for(data: dict[str, Any], who: Asker) -> dict[str, Any]:
     hidden = dict(data)
     if data.get("kind") in (VerdictKind.CHOICE.value, VerdictKind.NEEDS_INPUT.value):
         hidden["options"] = []
-        if data.get("hidden"):
-            hidden["text"] = f"seat {seat} makes a hidden choice on their own phone"
-        elif seat is None:
-            hidden["text"] = "the host is asked what the table cannot show"
-        else:
-            hidden["text"] = f"seat {seat} is asked how the table came about"
-        hidden["words"] = hidden["text"]
+        hidden["withheld"] = True  # its words say who is asked, not what (controller/words)
     hidden["actions"] = [a for a in data.get("actions", []) if not _is_draw(a)]
     return hidden
 

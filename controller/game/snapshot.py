@@ -21,6 +21,7 @@ from controller.game.players import COLOURS, colour_choice
 from controller.game.privacy import audience, audiences, verdict_for
 from controller.referee.judge import Referee
 from controller.referee.verdict import VerdictKind
+from controller.words.verdicts import said
 from rules.core import Action, Decision, State, Visibility
 from rules.game import Game
 from rules.physical import Location
@@ -154,7 +155,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
         None if verdict is None else verdict.kind.value,
         None
         if verdict_json is None
-        else book.say(verdict_for(verdict_json, Asker.spectator())["text"]),
+        else said(verdict_for(verdict_json, Asker.spectator()), book.words)["text"],
         game.store_problem,
         tuple(p.to_json() for p in game.players),
         colour_choice(info),

@@ -3,10 +3,11 @@ each (what lies there, what the rules expect, how to put it right, whose turn it
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Mapping
 
-from controller.referee.instructions import instruction_text, instructions_for
+from controller.referee.instructions import instructions_for
 from controller.referee.moves import (
     ChanceResolver,
     draw_digitally,
@@ -14,28 +15,40 @@ from controller.referee.moves import (
     holds_secrets,
 )
 from controller.referee.observe import LocationView, Observation, Seen
-from controller.referee.pieces import PieceKnowledge, the
+from controller.referee.pieces import PieceKnowledge
 from controller.referee.search import Limits, Query, readings
 from controller.referee.tables import Pieces, changed_locations
-from controller.referee.verdict import Verdict, VerdictKind, WrongLocation
-from rules.core import CHANCE, Action, State, Visibility
-from rules.physical import Piece
+from controller.referee.verdict import (
+    Instruction,
+    Reason,
+    Verdict,
+    VerdictKind,
+    Wrong,
+    WrongLocation,
+)
+from rules.core import CHANCE, State, Visibility
+from rules.physical import Piece, PlacedPiece
 
 
 def alert_copies(pieces: PieceKnowledge, too_many: dict[Piece, list[str]]) -> Verdict:
     """A piece seen on more locations than the game has of it."""
     wrong = []
     for piece, names in sorted(too_many.items()):
-        copies = pieces.copies(piece)
-        label = pieces.label(piece)
-        text = (
-            f"{', '.join(names)}: {the(label)} lies on {len(names)} squares; the game has {copies}"
-        )
+        seen = LocationView(Seen.EXACT, (PlacedPiece(piece),))
         for name in names:
-            wrong.append(WrongLocation(name, label, f"at most {copies}", (), text))
+            wrong.append(
+                WrongLocation(
+                    name,
+                    seen,
+                    (),
+                    Wrong.TOO_MANY,
+                    places=tuple(names),
+                    copies=pieces.copies(piece),
+                )
+            )
     return Verdict(
         VerdictKind.ALERT,
-        "not a legal move: " + " | ".join(dict.fromkeys(w.text for w in wrong)),
+        Reason.TOO_MANY,
         wrong=tuple(wrong),
         locations=tuple(sorted({w.location for w in wrong})),
     )
@@ -106,52 +119,51 @@ def alert(
     secret = bool(legal) and turn is not None and holds_secrets(state, turn)
     wrong = []
     for name in sorted(wrong_names):
-        seen = pieces.describe_view(observation.view(name))
-        should = pieces.describe_pieces(expected.get(name, ()))
-        here = _legal_here(legal, name, turn, secret)
-        text = f"{name}: {seen} lies there, but the rules expect {should}"
+        view = observation.view(name)
+        seen = LocationView(view.seen, pieces.canonical(view.pieces), view.magnet)
+        (fix,) = instructions_for(pieces, [name], expected, observation)
+        found = WrongLocation(
+            name,
+            seen,
+            expected.get(name, ()),
+            Wrong.NO_LEGAL_MOVE,
+            turn=turn,
+            fix=fix if fix.does_something else None,
+        )
+        moves = [a for a in legal if a.VISIBILITY is Visibility.TABLE and name in field_values(a)]
         if computer:
-            text += f"; seat {turn} is the computer's: it makes its own moves"
-        elif here:
-            more = f" (and {len(here) - 3} more)" if len(here) > 3 else ""
-            text += f"; legal here: {', '.join(here[:3])}{more}"
+            found = dataclasses.replace(found, why=Wrong.COMPUTER_SEAT)
+        elif moves and secret:  # only the kinds: that seat's own phone shows which
+            kinds = tuple(dict.fromkeys(a.TYPE for a in moves))
+            found = dataclasses.replace(found, why=Wrong.LEGAL_HERE, legal_kinds=kinds)
+        elif moves:
+            found = dataclasses.replace(found, why=Wrong.LEGAL_HERE, legal_here=tuple(moves))
         else:
             early = out_of_turn(pieces, state, name, resolve_chance)
-            text += early or "; no legal move puts it there"
-        (fix,) = instructions_for(pieces, [name], expected, observation)
-        if fix.take_off or fix.put_on:
-            text += f"; to put it right: {fix.text}"
-        wrong.append(WrongLocation(name, seen, should, here, text))
+            if early is not None:
+                mover, todo = early
+                found = dataclasses.replace(found, why=Wrong.OUT_OF_TURN, mover=mover, todo=todo)
+        wrong.append(found)
     return Verdict(
         VerdictKind.ALERT,
-        "not a legal move: " + " | ".join(w.text for w in wrong),
+        Reason.NOT_LEGAL,
         wrong=tuple(wrong),
         locations=tuple(w.location for w in wrong),
     )
 
 
-def _legal_here(legal: list[Action], name: str, turn: int | None, secret: bool) -> tuple[str, ...]:
-    """The legal moves that show at `name`; only their kinds where they are a seat's secret."""
-    moves = [a for a in legal if a.VISIBILITY is Visibility.TABLE and name in field_values(a)]
-    if secret:
-        return tuple(
-            dict.fromkeys(f"{a.TYPE} (seat {turn}'s own phone shows which)" for a in moves)
-        )
-    return tuple(a.describe() for a in moves)
-
-
 def out_of_turn(
     pieces: PieceKnowledge, state: State, name: str, resolve_chance: ChanceResolver | None
-) -> str | None:
-    """Words for a change at `name` that would be a later seat's legal move once the seat
-    to act (and any seats between) ended their turns, which the table does not show: whose
-    turn it is, and what that seat still has to do (its minecart still to move)."""
+) -> tuple[int, tuple[Instruction, ...]] | None:
+    """For a change at `name` that would be a later seat's legal move once the seat to act (and
+    any seats between) ended their turns, which the table does not show: whose move it would be,
+    and what the seat to act still has to do (its minecart still to move)."""
     turn = state.current_player
     if turn is None or turn < 0:
         return None
     before = pieces.table_of(state)
     mover: int | None = None
-    todo: list[str] = []
+    todo: tuple[Instruction, ...] = ()
     with state.applied([]) as done:
         for _ in range(8):  # a turn at a time, round the table at most once
             seat = state.current_player
@@ -165,7 +177,7 @@ def out_of_turn(
             state.apply(ends[0])  # taken back with the block, as all it applies
             done.append(ends[0])
             if seat == turn and not todo:
-                todo = _still_to_do(pieces, before, pieces.table_of(state))
+                todo = _still_to_do(before, pieces.table_of(state))
             draw_digitally(state, resolve_chance, done, 64)
             after = state.current_player
             if after is None or after < 0 or after == turn:
@@ -178,20 +190,17 @@ def out_of_turn(
                 break
     if mover is None:
         return None
-    text = f"; it is seat {turn}'s turn, not seat {mover}'s: seat {turn} has not ended it"
-    if todo:
-        text += " (still to do: " + "; ".join(todo) + ")"
-    return text
+    return mover, todo
 
 
 def _still_to_do(
-    pieces: PieceKnowledge, before: Mapping[str, Pieces], moved: Mapping[str, Pieces]
-) -> list[str]:
+    before: Mapping[str, Pieces], moved: Mapping[str, Pieces]
+) -> tuple[Instruction, ...]:
     """What ending the turn moves on the table: the seat still has to do it by hand."""
     todo = []
     for where in sorted(changed_locations(before, moved)):
         was, now = before.get(where, ()), moved.get(where, ())
         take_off = tuple(p for p in was if p not in now)
         put_on = tuple(p for p in now if p not in was)
-        todo.append(instruction_text(pieces, where, take_off, put_on, now))
-    return todo
+        todo.append(Instruction(where, take_off, put_on, now))
+    return tuple(todo)

@@ -1,11 +1,12 @@
-"""What players must do on a location so the table matches the rules, in their words."""
+"""What players must do on a location so the table matches the rules: pieces to take off and
+put on."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
 from controller.referee.observe import Observation, Seen
-from controller.referee.pieces import PieceKnowledge, the
+from controller.referee.pieces import PieceKnowledge
 from controller.referee.tables import Pieces, without
 from controller.referee.verdict import Instruction
 from rules.physical import Piece, PlacedPiece
@@ -34,25 +35,5 @@ def instructions_for(
             put_on = wanted_magnets if not view.magnet else ()
         else:
             take_off, put_on = (), want
-        text = instruction_text(pieces, name, take_off, put_on, want)
-        out.append(Instruction(name, text, take_off, put_on))
+        out.append(Instruction(name, take_off, put_on, want))
     return tuple(out)
-
-
-def instruction_text(
-    pieces: PieceKnowledge, name: str, take_off: Pieces, put_on: Pieces, want: Pieces
-) -> str:
-    """One location's instruction: the pieces to turn, put on and take off."""
-    parts = []
-    turned = {p.piece for p in take_off} & {p.piece for p in put_on}
-    for p in put_on:
-        label, turn = pieces.piece_words(p)
-        verb = "turn" if p.piece in turned else "put"
-        parts.append(f"{verb} {the(label)} on {name}{turn}")
-    for p in take_off:
-        if p.piece not in turned:
-            parts.append(f"take {the(pieces.label(p.piece))} off {name}")
-    if not parts:
-        what = ", ".join(pieces.describe_piece(p) for p in want) or "nothing"
-        parts.append(f"{name} should hold: {what}")
-    return "; ".join(parts)

@@ -35,7 +35,7 @@ from controller.referee.observe import LocationView, Observation
 from controller.referee.pieces import PieceKnowledge
 from controller.referee.search import Limits, Query, readings
 from controller.referee.tables import Pieces, changed_locations
-from controller.referee.verdict import Verdict, VerdictKind
+from controller.referee.verdict import Reason, Verdict, VerdictKind
 from rules.core import CHANCE, Action, State, Visibility
 from rules.game import Game
 from rules.physical import Piece, PlacedPiece, Table
@@ -127,10 +127,8 @@ class Referee:
     def _in_sync(self, state: State, resolve_chance: ChanceResolver | None) -> Verdict:
         question = rulings.decision_waiting(state, (), resolve_chance)
         if question is not None:  # the rules wait for someone's own decision: ask it
-            return dataclasses.replace(
-                question, text="the table is as the rules expect; " + question.text
-            )
-        return Verdict(VerdictKind.IN_SYNC, "the table is as the rules expect")
+            return dataclasses.replace(question, follows=Reason.AS_EXPECTED)
+        return Verdict(VerdictKind.IN_SYNC, Reason.AS_EXPECTED)
 
     def _read(
         self,
@@ -157,11 +155,7 @@ class Referee:
             )
             if readings(state, observation, any_reading, pieces, limits, resolve_chance).best:
                 return Verdict(
-                    VerdictKind.WAITING,
-                    "waiting: the move needs "
-                    + ", ".join(sorted(hidden))
-                    + ", covered now; it is judged once they can be seen",
-                    locations=tuple(sorted(hidden)),
+                    VerdictKind.WAITING, Reason.NEEDS_COVERED, locations=tuple(sorted(hidden))
                 )
         back = rulings.take_back(pieces, limits.take_back_depth, state, observation, query.changed)
         if back is not None:

@@ -15,9 +15,10 @@ from controller.referee.tables import Pieces, changed_locations
 from controller.referee.verdict import (
     Alternative,
     Instruction,
+    Reason,
     Verdict,
     VerdictKind,
-    actions_text,
+    shown,
 )
 from rules.core import Action, Decision, State, Visibility
 
@@ -41,7 +42,7 @@ def decide(
         known = by_state.get(cand.state_key)
         if known is None or len(cand.actions) < len(known.actions):
             by_state[cand.state_key] = cand
-    readings = sorted(by_state.values(), key=lambda c: (len(c.actions), actions_text(c.actions)))
+    readings = sorted(by_state.values(), key=lambda c: (len(c.actions), _described(c.actions)))
     # A reading that reaches a question (a seat's own decision, an input the table cannot
     # tell) is applied only up to it: nothing past it is taken for anyone.
     parts: dict[tuple[Action, ...], bool] = {}
@@ -65,20 +66,10 @@ def _waiting_for_covered(observation: Observation, best: list[Candidate]) -> Ver
     on what is seen, and where they differ the seat is asked."""
     covered = frozenset().union(*(c.covered for c in best)) & observation.covered()
     if covered:
-        return Verdict(
-            VerdictKind.WAITING,
-            "waiting: " + ", ".join(sorted(covered)) + " covered; the move cannot be judged yet",
-            locations=tuple(sorted(covered)),
-        )
+        return Verdict(VerdictKind.WAITING, Reason.COVERED, locations=tuple(sorted(covered)))
     if observation.covered() and any(c.by_hand > 1 or c.seats > 1 or c.implied for c in best):
         covered_now = tuple(sorted(observation.covered()))
-        return Verdict(
-            VerdictKind.WAITING,
-            "waiting: more than one move, or the end of a turn, while "
-            + ", ".join(covered_now)
-            + " cannot be seen; uncover them",
-            locations=covered_now,
-        )
+        return Verdict(VerdictKind.WAITING, Reason.COVERED_MANY, locations=covered_now)
     return None
 
 
@@ -102,27 +93,15 @@ def _between(
                 where |= changed_locations(before, pieces.table_of(state))
         return Verdict(
             VerdictKind.WAITING,
-            "waiting: what came up ("
-            + " or ".join(sorted(a.describe() for a in splits))
-            + ") does not show on the table yet",
+            Reason.DRAW_NOT_SHOWN,
             locations=tuple(sorted(where)),
+            drawn=tuple(sorted(splits, key=lambda a: a.describe())),
         )
     if splits and all(a.VISIBILITY is Visibility.INPUT for a in splits):
         return ask(state, prefix, resolve_chance, sorted(splits, key=lambda a: a.describe()))
-    options = tuple(
-        Alternative(
-            p[len(prefix) :],
-            actions_text(p[len(prefix) :]) + (", then a question" if parts[p] else ""),
-        )
-        for p in sequences
-    )
+    options = tuple(Alternative(p[len(prefix) :], parts[p]) for p in sequences)
     return Verdict(
-        VerdictKind.CHOICE,
-        f"seat {seat}: the table fits {len(options)} moves; which one was it? "
-        + " | ".join(o.text for o in options),
-        actions=prefix,
-        options=options,
-        seat=seat,
+        VerdictKind.CHOICE, Reason.MANY_READINGS, actions=prefix, options=options, seat=seat
     )
 
 
@@ -130,12 +109,8 @@ def computer_decides(prefix: tuple[Action, ...], seat: int) -> Verdict:
     """A reading that reaches a computer seat's action: what came before it is applied (a
     draw the table shows), the action itself is the computer's to decide."""
     if prefix:
-        return Verdict(
-            VerdictKind.APPLIED,
-            f"applied: {actions_text(prefix)}; now seat {seat} decides its move",
-            actions=prefix,
-        )
-    return Verdict(VerdictKind.WAITING, f"waiting for seat {seat} to decide its move", seat=seat)
+        return Verdict(VerdictKind.APPLIED, Reason.COMPUTER_DECIDES, actions=prefix, seat=seat)
+    return Verdict(VerdictKind.WAITING, Reason.COMPUTER_DECIDES, seat=seat)
 
 
 def ask(
@@ -149,29 +124,25 @@ def ask(
     (`Decision.HIDDEN`) is asked in words that do not show its options."""
     seat, legal = waiting(state, prefix, resolve_chance)
     asked = [a for a in legal if a.VISIBILITY is Visibility.INPUT] or seen or []
-    options = tuple(Alternative((a,), a.describe()) for a in asked)
+    options = tuple(Alternative((a,)) for a in asked)
     decisions = {a.DECISION for a in asked} - {_NONE}
     if Decision.HOST in decisions:
         seat = None
     hidden = Decision.HIDDEN in decisions
     if hidden:
-        kinds = ", ".join(sorted({a.TYPE.replace("_", " ") for a in asked}))
-        text = f"seat {seat}: a hidden choice ({kinds}), made on seat {seat}'s phone alone"
+        reason = Reason.HIDDEN_CHOICE
     elif decisions:
-        who = f"seat {seat}" if seat is not None else "the host"
-        text = f"{who}: yours to decide, the table cannot show it; say which: "
-        text += "; ".join(o.text for o in options)
+        reason = Reason.OWN_DECISION
     else:
-        who = f"seat {seat}" if seat is not None else "the host (a real draw)"
-        text = f"{who}: the table cannot show this; say which: "
-        text += "; ".join(o.text for o in options)
+        reason = Reason.UNSEEN_INPUT
     return Verdict(
         VerdictKind.NEEDS_INPUT,
-        text,
+        reason,
         actions=prefix,
         options=options,
         seat=seat,
         hidden=hidden,
+        asked_kinds=tuple(sorted({a.TYPE for a in asked})) if hidden else (),
     )
 
 
@@ -199,20 +170,17 @@ def applied(
         with state.applied(cand.actions):
             after = pieces.table_of(state)
         instructions = instructions_for(pieces, cand.leftover, after, observation)
-    text = "applied: " + actions_text(cand.actions)
-    if instructions:
-        text += "; now: " + "; ".join(i.text for i in instructions)
     question = decision_waiting(state, cand.actions, resolve_chance)
     if question is not None:  # the rules now wait for someone's own decision: ask it
         return dataclasses.replace(
             question,
-            text=text + "; " + question.text,
+            follows=Reason.SEEN,
             instructions=instructions,
             locations=tuple(sorted(cand.leftover)),
         )
     return Verdict(
         VerdictKind.APPLIED,
-        text,
+        Reason.SEEN,
         actions=cand.actions,
         instructions=instructions,
         locations=tuple(sorted(cand.leftover)),
@@ -229,7 +197,7 @@ def instructions(
     steps = instructions_for(pieces, mismatch, expected, observation)
     return Verdict(
         VerdictKind.INSTRUCTIONS,
-        "to do: " + "; ".join(i.text for i in steps),
+        Reason.FOLLOWING,
         instructions=steps,
         locations=tuple(sorted(mismatch)),
     )
@@ -256,15 +224,11 @@ def take_back(
         said = alert(pieces, state, observation, pieces.table_of(state), changed)
         played_back = tuple(a for a in taken if not a.CHANCE_OUTCOME)
         return dataclasses.replace(
-            said,
-            text=f"not taken back: the table is back to before {actions_text(played_back)}, but "
-            f"real draws came since ({', '.join(a.describe() for a in real)}) and the "
-            "referee never takes back a real draw: put the pieces back as the rules have "
-            "them, or the host undoes it | " + said.text.removeprefix("not a legal move: "),
+            said, reason=Reason.REAL_DRAW_KEPT, taken=played_back, drawn=tuple(real)
         )
     return Verdict(
         VerdictKind.TAKE_BACK,
-        "the table is back to before " + actions_text(taken) + ": take it back?",
+        Reason.BACK_TO_BEFORE,
         actions=taken,
         undo=len(taken),
         locations=tuple(sorted(changed)),
@@ -296,3 +260,8 @@ def _back_to(
         for action in reversed(undone):
             state.apply(action)
     return None
+
+
+def _described(actions: tuple[Action, ...]) -> str:
+    """A stable order for readings of the same length (the short forms of the actions shown)."""
+    return ", ".join(a.describe() for a in actions if shown(a)) or "nothing"

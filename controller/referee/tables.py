@@ -5,9 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from controller.referee.observe import LocationView, Observation, Seen
-from rules.physical import Pieces, Table
+from rules.physical import Piece, Pieces, PlacedPiece, Table
 
-__all__ = ["Pieces", "Table", "as_laid", "changed_locations", "holds", "without"]
+__all__ = [
+    "Pieces",
+    "Table",
+    "as_laid",
+    "changed_locations",
+    "holds",
+    "piece_from_text",
+    "piece_text",
+    "without",
+]
 
 
 def changed_locations(before: Table, after: Table) -> frozenset[str]:
@@ -58,3 +67,19 @@ def as_laid(
             top = view.pieces
             table[name] = tuple(sorted((*top, *without(before.get(name, ()), top))))
     return table
+
+
+_TURNS = "NESW"
+
+
+def piece_text(placed: PlacedPiece) -> str:
+    """A piece as data: `minecart:red-white@S` (kind:identity[:face], turned N, E, S or W)."""
+    return f"{placed.piece}@{_TURNS[placed.rotation % 4]}"
+
+
+def piece_from_text(text: str) -> PlacedPiece:
+    """The piece `piece_text` wrote."""
+    name, _, turned = text.partition("@")
+    kind, _, rest = name.partition(":")
+    identity, _, face = rest.partition(":")
+    return PlacedPiece(Piece(kind, identity, face), _TURNS.index(turned) if turned else 0)

@@ -1,0 +1,32 @@
+"""Values in players' words: lists said as "ruby and gold", ids by their names, "a" or "an"."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def said(v: Any, named: Callable[[str], str] | None = None) -> str:
+    """A value in words: a list as "ruby and gold"; an id by its name, where `named` knows it."""
+    if isinstance(v, list):
+        parts = [said(x, named) for x in v]
+        joined = [", ".join(parts[:-1]), parts[-1]] if len(parts) > 2 else parts
+        return " and ".join(joined) or "none"
+    if named is not None and isinstance(v, str):
+        return named(v)
+    return str(v)
+
+
+class Word(str):
+    """A value in an action's words: `{jewel:a}` says "an emerald", "a ruby"."""
+
+    def __format__(self, spec: str) -> str:
+        if spec == "a":
+            return f"{article(self)} {self}"
+        return super().__format__(spec)
+
+
+def article(word: str) -> str:
+    """The article before a word: "a" or "an" ("an emerald", "an unknown tile", "a ruby")."""
+    lower = word.lower()
+    return "an" if lower[:1] in ("a", "e", "i", "o") or lower.startswith("un") else "a"
