@@ -47,7 +47,6 @@ class Referee:
     """Judges settled tables for one game (its `Game` gives the physical form)."""
 
     def __init__(self, game: Game[Any], limits: Limits | None = None) -> None:
-        self.game = game
         self.pieces = PieceKnowledge(game.catalogue(), game.expected_table, game.table_while_played)
         self.limits = limits or Limits()
 
