@@ -26,7 +26,7 @@ from controller.venue.settings import (
     venue_settings,
 )
 from rules.core import BadOptions, resolve_options
-from rules.registry import GAMES, game_info
+from rules.registry import GAMES, game_named
 from vision.camera_module import CameraSettings, Mains, camera_number
 
 DEFAULT_PATHS = (Path("/etc/railtable/railtable.toml"),)
@@ -335,7 +335,7 @@ def check_game(
     if config.game not in GAMES:
         known = ", ".join(sorted(GAMES))
         raise ConfigError(f"{name} {config.game!r}: not a game of this table; known: {known}")
-    info = game_info(config.game)
+    info = game_named(config.game)
     if not info.min_players <= config.players <= info.max_players:
         raise ConfigError(
             f"{players} {config.players}: {info.title} takes "

@@ -5,14 +5,14 @@ from rules.core import (
     Action,
     BadOptions,
     Decision,
-    GameInfo,
     IllegalAction,
     MalformedAction,
     State,
     Visibility,
     Why,
 )
-from rules.registry import GAMES, game_info, new_game, state_from_json
+from rules.game import Game
+from rules.registry import GAMES, game_named, new_game, state_from_json
 
 __all__ = [
     "CHANCE",
@@ -20,13 +20,13 @@ __all__ = [
     "Action",
     "BadOptions",
     "Decision",
-    "GameInfo",
+    "Game",
     "IllegalAction",
     "MalformedAction",
     "State",
     "Visibility",
     "Why",
-    "game_info",
+    "game_named",
     "new_game",
     "state_from_json",
 ]

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Final, Self, TypeVar, Union, final
 
-from rules.physical import Catalogue, Layout, PlacedPiece, TableObservation
 from rules.said import said, word
 
 JsonDict = dict[str, Any]
@@ -140,6 +139,10 @@ class Action:
     # action proves them. Otherwise only the same seat's own next action proves an implied one.
     PROVEN_BY_NEXT_SEAT: ClassVar[bool] = False
     WORDS: ClassVar[str] = ""  # for players: "place the {cart} minecart on {square}"
+    # The fields that name a location of the table (a square, a card slot), as python-chess's
+    # `Move` names its squares: what the referee compares with the locations that changed.
+    # A card's id, a colour or exits are no location.
+    LOCATIONS: ClassVar[tuple[str, ...]] = ()
 
     def to_json(self) -> JsonDict:
         out: JsonDict = {"type": self.TYPE}
@@ -160,6 +163,10 @@ class Action:
             elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                 raise MalformedAction(f"missing field {f.name!r} for {cls.TYPE!r}", dict(data))
         return cls(**kwargs)
+
+    def locations(self) -> tuple[str, ...]:
+        """The locations this action names: the values of its `LOCATIONS` fields."""
+        return tuple(getattr(self, name) for name in self.LOCATIONS)
 
     def words(
         self,
@@ -625,37 +632,7 @@ class State(ABC):
 
 
 # --------------------------------------------------------------------------------------------
-# A game, as the registry knows it
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    """What the registry knows of a game: names, player counts, options, how to start one, and
-    its physical form (layout in mm, printed markers, what should lie on the table now)."""
-
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    options: tuple[Option, ...]
-    start: Callable[[dict[str, Any], int], State]
-    state_class: type[State]
-    bot: Callable[[Any, random.Random], Action] | None = None  # a plausible player, if any
-    layout: Callable[[Mapping[str, Any]], Layout] | None = None  # from the game's options
-    catalogue: Callable[[], Catalogue] | None = None
-    expected_table: Callable[[Any], TableObservation] | None = None  # from a State of this game
-    # `expected_table` as a mapping of location to pieces (unsorted; empty ones may be absent or
-    # empty): the referee's search asks for the table at every node it tries, and skips sorting.
-    expected_pieces: Callable[[Any], Mapping[str, tuple[PlacedPiece, ...]]] | None = None
-    # Every action the game's JSON can spell near a state, legal or not: the conformance test
-    # checks `is_legal(a) == (a in legal_actions())` over them.
-    candidates: Callable[[Any], Iterable[Action]] | None = None
-    # What the table shows the moment a player's action is laid, before the rules' consequences
-    # of it are carried out by hand (the last card of a trick lands in its slot, then the trick
-    # is resolved); None where it is the table after the action. From the state before it.
-    table_while_played: Callable[[Any, Action], TableObservation | None] | None = None
-    # What players call things: the mat's places, the options, the seats' piece colours.
-    words: GameWords | None = None
+# A game's words for players (see `rules.game.Game`)
 
 
 @dataclass(frozen=True)

@@ -158,6 +158,12 @@ class PlacedPiece:
     rotation: int = 0
 
 
+Pieces = tuple[PlacedPiece, ...]
+"""What lies on one location (several pieces: a minecart on its tile)."""
+
+Table = Mapping[str, Pieces]
+"""Pieces by location name: what lies on a table (an empty location may be absent or empty)."""
+
 _location_name = operator.itemgetter(0)  # an item's sort key: its location's name
 
 

@@ -14,7 +14,7 @@ class Policy(StrEnum):
 
     UNIFORM = "uniform"  # every legal action equally likely
     BY_TYPE = "by_type"  # an action type first, then one of that type: carts get used
-    BOT = "bot"  # the game's own bot, where it has one (else by_type)
+    BOT = "bot"  # the game's own bot
 
 
 def chance_step(state: State, rng: random.Random) -> Action:
@@ -27,12 +27,9 @@ def choose(state: State, rng: random.Random, policy: Policy = Policy.UNIFORM) ->
     if state.current_player == CHANCE:
         return chance_step(state, rng)
     if policy is Policy.BOT:
-        from rules.registry import game_info
+        from rules.registry import game_named
 
-        bot = game_info(state.GAME).bot
-        if bot is not None:
-            return bot(state, rng)
-        policy = Policy.BY_TYPE
+        return game_named(state.GAME).bot(state, rng)
     actions = state.legal_actions()
     if policy is Policy.BY_TYPE:
         kind = rng.choice(sorted({a.TYPE for a in actions}))

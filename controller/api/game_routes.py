@@ -22,7 +22,8 @@ from controller.game.computers import ComputerPlayers, Hint
 from controller.game.phrasing import Phrasebook, book_for
 from controller.game.privacy import event_for
 from controller.game.store import MAX_ROWS, Event, EventKind
-from rules.core import GameInfo, Option
+from rules.core import Option
+from rules.game import Game
 from rules.registry import GAMES
 
 router = APIRouter()
@@ -51,10 +52,10 @@ async def available() -> list[dict[str, Any]]:
     ]
 
 
-def option_json(info: GameInfo, option: Option) -> dict[str, Any]:
+def option_json(info: Game[Any], option: Option) -> dict[str, Any]:
     """An option as a player chooses it: its label and help in players' words, and each value
     with its words (`choices_words`, in the order of `choices`); `doc` is the rules' own note."""
-    said = info.words.options.get(option.name) if info.words is not None else None
+    said = info.words.options.get(option.name)
     label = said.label if said is not None else option.name.replace("_", " ").capitalize()
     choices_words = None
     if option.choices is not None:

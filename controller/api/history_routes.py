@@ -13,7 +13,7 @@ from controller.api.workers import in_worker
 from controller.game.phrasing import book_for
 from controller.game.replay import Replays, StepBeyond
 from controller.game.store import MAX_ROWS
-from rules.registry import GAMES, game_info
+from rules.registry import GAMES, game_named
 
 router = APIRouter()
 REPLAYS = Replays()
@@ -32,7 +32,7 @@ async def finished(table: TableDep) -> list[dict[str, Any]]:
         {
             "id": g.id,
             "game": g.game,
-            "title": game_info(g.game).title if g.game in GAMES else g.game,
+            "title": game_named(g.game).title if g.game in GAMES else g.game,
             "players": g.options.get("players"),
             "started_at": g.started_at,
             "ended_at": g.ended_at,

@@ -223,7 +223,7 @@ def look(game: str) -> dict[str, Any]:
     is drawn as a plain card with its identity's words."""
     info = GAMES[game]
     known = BUILDERS[game]() if game in BUILDERS else {}
-    pieces = [e.piece for e in info.catalogue().entries] if info.catalogue is not None else []
+    pieces = [e.piece for e in info.catalogue().entries]
     return {
         "game": game,
         "pieces": {

@@ -29,7 +29,7 @@ from controller.table.service import ServiceSettings, TableService
 from controller.words.book import Book
 from controller.words.verdicts import said, verdict_line
 from rules.core import CHANCE, Visibility
-from rules.registry import game_info
+from rules.registry import game_named
 
 STALL_TICKS = 50
 COMPUTER_ITERATIONS = 20  # a computer seat's search: fast, as in the tests
@@ -239,7 +239,7 @@ def _from_log(
 ) -> tuple[int, int, int]:
     """Seat moves in the log, inputs the referee applied itself (from its verdicts), and the
     computer seats' moves."""
-    codec = game_info(game).state_class.CODEC
+    codec = game_named(game).state_class.CODEC
     moves = 0
     taken = 0
     computer_moves = 0

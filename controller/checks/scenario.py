@@ -19,8 +19,9 @@ from controller.referee.verdict import Verdict, VerdictKind
 from controller.words.book import Book
 from controller.words.verdicts import verdict_line
 from rules.core import CHANCE, Action, State
+from rules.game import Game
 from rules.physical import Piece, PlacedPiece, TableObservation
-from rules.registry import game_info
+from rules.registry import game_named
 from rules.scenario import ExtraSteps, StepHandler
 
 _TURNS = "NESW"
@@ -69,10 +70,8 @@ def _observe(state: State, step: Mapping[str, Any], memory: dict[str, Any]) -> s
         raise TableStepError(f"unknown key(s) {sorted(wrong)} in 'observe'")
     if "verdict" not in step:
         raise TableStepError("a table step names the 'verdict' it expects")
-    info = game_info(state.GAME)
-    referee = Referee.for_game(info)
-    if info.layout is None or info.catalogue is None:
-        raise TableStepError(f"{info.title} has no physical form")
+    info = game_named(state.GAME)
+    referee = Referee(info)
     layout = info.layout(state.options)
     if (
         memory.get("game") == id(state)
@@ -137,7 +136,7 @@ def _resolve(state: State) -> None:
         state.apply(digital_draw(state))
 
 
-def _magnetic(info: Any) -> frozenset[Piece]:
+def _magnetic(info: Game[Any]) -> frozenset[Piece]:
     return frozenset(e.piece for e in info.catalogue().entries if e.magnetic)
 
 

@@ -50,9 +50,9 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
 
 def _bench(args: argparse.Namespace) -> int:
     import rules
-    from rules.ai import Budget, Level
+    from rules.ai import Budget
     from rules.ai.bench import Seats, bench
-    from rules.ai.player import scaled
+    from rules.ai.player import Level, scaled
 
     info = rules.GAMES.get(args.game)
     if info is None:

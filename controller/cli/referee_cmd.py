@@ -46,9 +46,9 @@ def _bench(args: argparse.Namespace) -> int:
     import rules
     from controller.referee.cases import bench
 
-    games = args.game or [n for n, info in rules.GAMES.items() if info.expected_table]
+    games = args.game or list(rules.GAMES)
     for name in games:
-        rules.game_info(name)  # an unknown game: one line naming the known ones
+        rules.game_named(name)  # an unknown game: one line naming the known ones
     context = multiprocessing.get_context("spawn")
     stop = context.Event()
     beside = [

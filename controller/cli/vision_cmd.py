@@ -215,9 +215,7 @@ def _markers(args: argparse.Namespace) -> int:
 
     if args.game == "charuco":
         return _charuco_sheet(args)
-    info = rules.game_info(args.game)  # an unknown game: one line naming the known ones
-    if info.layout is None or info.catalogue is None:
-        raise ValueError(f"{info.title} has no physical form to print")
+    info = rules.game_named(args.game)  # an unknown game: one line naming the known ones
     layout, catalogue = info.layout({"players": info.max_players}), info.catalogue()
     args.out.mkdir(parents=True, exist_ok=True)
     if not os.access(args.out, os.W_OK):

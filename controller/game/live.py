@@ -33,8 +33,9 @@ from controller.referee.observe import Observation, Seen
 from controller.referee.tables import Pieces, as_laid, changed_locations
 from controller.referee.verdict import Alternative, Reason, Verdict, VerdictKind
 from rules.ai.player import Level
-from rules.core import CHANCE, Action, Decision, GameInfo, IllegalAction, State, Visibility
-from rules.registry import game_info, new_game
+from rules.core import CHANCE, Action, Decision, IllegalAction, State, Visibility
+from rules.game import Game
+from rules.registry import game_named, new_game
 
 log = logging.getLogger("railtable")
 Listener = Callable[[Event], None]
@@ -52,7 +53,7 @@ class LiveGame:
         self.listeners: list[Listener] = []
         self.record: GameRecord | None = None
         self.state: State | None = None
-        self.info: GameInfo | None = None
+        self.info: Game[Any] | None = None
         self.referee: Referee | None = None
         self.table: dict[str, Pieces] = {}
         self.verdict: Verdict | None = None  # the last verdict, while it stands
@@ -107,7 +108,7 @@ class LiveGame:
         the log and nowhere else; a `seed` (tests, reproducible demos) draws predictably from it
         instead, and the game says so to the host (`reproducible_seed`)."""
         try:
-            info = game_info(name)
+            info = game_named(name)
         except KeyError as error:
             raise Refused(str(error.args[0]), Refusal.REFUSED) from None
         secret = new_secret() if seed is None else None
@@ -319,9 +320,9 @@ class LiveGame:
         self.chosen = {}
         self.record = record
         self.state = state
-        self.info = game_info(record.game)
-        self.referee = Referee.for_game(self.info) if self.info.expected_table else None
-        self.table = self.referee.table_of(state) if self.referee else {}
+        self.info = game_named(record.game)
+        self.referee = Referee(self.info)
+        self.table = self.referee.table_of(state)
         self.verdict = None
         self.last_move = frozenset()
         self.felt = ()

@@ -13,8 +13,8 @@ from controller.game.players import Player
 from controller.game.store import Event, GameRecord
 from controller.words.book import Book
 from controller.words.verdicts import said
-from rules.core import GameInfo
-from rules.registry import GAMES, game_info
+from rules.game import Game
+from rules.registry import GAMES, game_named
 
 
 class Phrasebook:
@@ -25,7 +25,7 @@ class Phrasebook:
         self.players = tuple(players)
 
     @staticmethod
-    def of(info: GameInfo | None, players: Sequence[Player]) -> Phrasebook:
+    def of(info: Game[Any] | None, players: Sequence[Player]) -> Phrasebook:
         return Phrasebook(Book.of(info, [p.name for p in players]), players)
 
     def place(self, location: str) -> str:
@@ -75,6 +75,6 @@ def book_for(record: GameRecord | None, events: Iterable[Event] = ()) -> Phraseb
 
     if record is None or record.game not in GAMES:
         return Phrasebook(Book(), ())
-    info = game_info(record.game)
+    info = game_named(record.game)
     count = int(record.options.get("players", 0))
     return Phrasebook.of(info, players(info, None, count, chosen(events)))

@@ -10,7 +10,8 @@ from typing import Any
 
 from controller.game.access import Refusal, Refused
 from controller.game.store import Event, EventKind
-from rules.core import GameInfo, State
+from rules.core import State
+from rules.game import Game
 
 MAX_NAME = 20
 TABLE_ROW = -1  # where `chosen` keeps the table's own choices (`hints`: "on" or "off")
@@ -99,7 +100,10 @@ def computer_name(colour: str) -> str:
 
 
 def players(
-    info: GameInfo | None, state: State | None, count: int, choices: Mapping[int, Mapping[str, str]]
+    info: Game[Any] | None,
+    state: State | None,
+    count: int,
+    choices: Mapping[int, Mapping[str, str]],
 ) -> tuple[Player, ...]:
     """Every seat's player: its chosen name (else "Player n") and the game's colour for its
     pieces where the game has one, else its chosen colour (else one by seat)."""
@@ -108,9 +112,9 @@ def players(
     for seat in range(count):
         mine = choices.get(seat, {})
         game_colour = None
-        words = info.words if info is not None else None
-        if words is not None and words.seat_colour is not None and state is not None:
-            game_colour = words.seat_colour(state, seat)
+        seat_colour = info.words.seat_colour if info is not None else None
+        if seat_colour is not None and state is not None:
+            game_colour = seat_colour(state, seat)
         colour = game_colour or mine.get("colour") or palette[seat % len(palette)]
         level = mine.get("computer", "")
         name = computer_name(colour) if level else mine.get("name") or default_name(seat)
@@ -118,9 +122,9 @@ def players(
     return tuple(out)
 
 
-def colour_choice(info: GameInfo | None) -> bool:
+def colour_choice(info: Game[Any] | None) -> bool:
     """Whether players pick their colour (the game gives seats no colour of its own)."""
-    return info is None or info.words is None or info.words.seat_colour is None
+    return info is None or info.words.seat_colour is None
 
 
 def names(players: Sequence[Player]) -> list[str]:

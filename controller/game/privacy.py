@@ -12,7 +12,7 @@ from controller.game.access import Asker, Role
 from controller.game.store import Event, EventKind
 from controller.referee.verdict import VerdictKind
 from rules.core import IllegalAction, State
-from rules.registry import GAMES, game_info
+from rules.registry import GAMES, game_named
 
 
 def verdict_for(data: dict[str, Any], who: Asker) -> dict[str, Any]:
@@ -52,7 +52,7 @@ def _action_for(event: Event, game: str | None, viewer: State | None, who: Asker
     if game is None or game not in GAMES:
         return {"type": "hidden"}
     try:
-        action = game_info(game).state_class.CODEC.parse(event.data["action"])
+        action = game_named(game).state_class.CODEC.parse(event.data["action"])
     except IllegalAction:
         return {"type": "hidden"}
     seat = who.seat if who.role is Role.SEAT else None  # the host sees what a spectator sees

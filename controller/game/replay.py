@@ -13,7 +13,7 @@ from controller.game.store import Event, GameRecord, moves
 from controller.referee.judge import Referee
 from controller.referee.tables import Pieces, changed_locations
 from rules.core import CHANCE
-from rules.registry import game_info, new_game
+from rules.registry import game_named, new_game
 
 
 class StepBeyond(LookupError):
@@ -27,18 +27,15 @@ class Replays:
         self._referees: dict[str, Referee] = {}
         self._lock = threading.Lock()
 
-    def referee(self, game: str) -> Referee | None:
-        info = game_info(game)
-        if info.layout is None or info.expected_table is None:
-            return None
+    def referee(self, game: str) -> Referee:
         with self._lock:
             if game not in self._referees:
-                self._referees[game] = Referee.for_game(info)
+                self._referees[game] = Referee(game_named(game))
             return self._referees[game]
 
     def step(self, record: GameRecord, events: list[Event], step: int) -> dict[str, Any]:
         """The table after the `step`th players' move (0: the start), in words for everyone."""
-        info = game_info(record.game)
+        info = game_named(record.game)
         played = moves(events)
         steps = sum(1 for m in played if m.seat is not None and m.seat != CHANCE)
         if step > steps:
@@ -54,7 +51,7 @@ class Replays:
                 break
             if players_move:
                 actor = int(move.seat)  # type: ignore[arg-type]
-                if done == step - 1 and referee is not None:
+                if done == step - 1:
                     before = referee.table_of(state)  # the table before the step shown
             action = state.parse_action(move.action)
             state.apply(action)
@@ -63,7 +60,7 @@ class Replays:
                 shown = state.action_view(action, actor, None)
         book = book_for(record, events)
         moved: list[str] = []
-        if referee is not None and step > 0:
+        if step > 0:
             moved = sorted(changed_locations(before, referee.table_of(state)))
         return {
             "game_id": record.id,
@@ -75,7 +72,7 @@ class Replays:
             "players": [p.to_json() for p in book.players],
             "text": book.words.seen_action(shown) if shown is not None else "the start",
             "scores": state.scores(),
-            "table": None
-            if referee is None
-            else table_json(info, state, referee, book, marked=[], alert=False, last_move=moved),
+            "table": table_json(
+                info, state, referee, book, marked=[], alert=False, last_move=moved
+            ),
         }

@@ -24,7 +24,8 @@ from controller.referee.tables import piece_text
 from controller.referee.verdict import VerdictKind
 from controller.words.book import Book
 from controller.words.verdicts import said
-from rules.core import Action, Decision, GameInfo, State, Visibility
+from rules.core import Action, Decision, State, Visibility
+from rules.game import Game
 from rules.physical import Location
 
 JsonDict = dict[str, Any]
@@ -103,7 +104,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
     players = int(state.options.get("players", 0))
     verdict = game.verdict
     table = None
-    if game.referee is not None and info.layout is not None:
+    if game.referee is not None:
         table = table_json(
             info,
             state,
@@ -202,7 +203,7 @@ def choices(
 
 
 def table_json(
-    info: GameInfo,
+    info: Game[Any],
     state: State,
     referee: Referee,
     book: Phrasebook,
@@ -213,7 +214,6 @@ def table_json(
     felt: list[str] | None = None,
 ) -> JsonDict:
     """The mat in millimetres and what lies on it for `state`, with squares to point out."""
-    assert info.layout is not None
     layout = info.layout(state.options)
     table = referee.table_of(state)
     shown = set(table) | set(marked) | set(last_move) | set(felt or ())

@@ -15,16 +15,18 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from controller.referee.deck import digital_draw
 from controller.referee.judge import Referee
 from controller.referee.observe import LocationView, Observation, Seen
 from controller.referee.tables import Pieces, changed_locations
 from controller.referee.verdict import Verdict, VerdictKind
-from rules.core import CHANCE, Action, Decision, GameInfo, State, Visibility
+from rules.core import CHANCE, Action, Decision, State, Visibility
+from rules.game import Game
 from rules.physical import PlacedPiece, TableObservation
 from rules.playout import Policy, choose
-from rules.registry import game_info, new_game
+from rules.registry import game_named, new_game
 
 
 class CaseKind(StrEnum):
@@ -197,10 +199,9 @@ def cases(
     name: str, players: int, seed: int, referee: Referee | None = None, max_steps: int = 400
 ) -> Iterator[CaseResult]:
     """Play one bot game and judge its tables; one result per case."""
-    info: GameInfo = game_info(name)
-    referee = referee or Referee.for_game(info)
-    layout = info.layout({"players": players}) if info.layout else None
-    names = [loc.name for loc in layout.locations] if layout else []
+    info: Game[Any] = game_named(name)
+    referee = referee or Referee(info)
+    names = [loc.name for loc in info.layout({"players": players}).locations]
     state = new_game(name, {"players": players}, seed)
     rng = random.Random(seed)
     kinds = list(CaseKind)
@@ -274,7 +275,7 @@ def _in_transit(after: dict[str, Pieces], placed: list[dict[str, Pieces]]) -> bo
 
 
 def _shown_as(
-    kind: CaseKind, whole: Observation, referee: Referee, info: GameInfo, rng: random.Random
+    kind: CaseKind, whole: Observation, referee: Referee, info: Game[Any], rng: random.Random
 ) -> tuple[CaseKind, Observation]:
     """The table as the case shows it: covered in part, or with a wrong piece slipped in (a
     single case when no piece can be slipped in), else whole."""
@@ -309,11 +310,9 @@ def _cover(observation: Observation, rng: random.Random) -> Observation:
 
 
 def _slip(
-    referee: Referee, observation: Observation, info: GameInfo, rng: random.Random
+    referee: Referee, observation: Observation, info: Game[Any], rng: random.Random
 ) -> Observation | None:
     """A second copy of a one-of-a-kind piece already on the table, on an empty location."""
-    if info.catalogue is None:
-        return None
     unique = {e.piece for e in info.catalogue().entries if e.copies == 1}
     on_table = [p for v in observation.views.values() for p in v.pieces if p.piece in unique]
     empty = sorted(n for n, v in observation.views.items() if v.seen is Seen.EXACT and not v.pieces)
@@ -338,7 +337,7 @@ def bench(games: list[str], seeds: int, players: int | None = None) -> dict[str,
     cpu_start = time.process_time()
     wall_start = time.perf_counter()
     for name in games:
-        info = game_info(name)
+        info = game_named(name)
         for seed in range(seeds):
             count = players or info.min_players + seed % (info.max_players - info.min_players + 1)
             for result in cases(name, count, seed):

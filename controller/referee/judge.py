@@ -1,9 +1,10 @@
 """The referee: what lies on the table, against what the rules expect, as one verdict.
 
-Pure and generic: it reaches a game only through the `State` interface, the game's
-`expected_table(state)` and its catalogue. Given the state, the table as last accepted (`table`:
-what is believed to lie physically on each location) and a settled observation, it searches short
-sequences of legal actions for the ones that leave the table exactly as observed:
+Pure and generic: it reaches a game only through the `State` interface and its `Game`: the
+expected table of a state (`Game.expected_table`) and the catalogue. Given the state, the table as
+last accepted (`table`: what is believed to lie physically on each location) and a settled
+observation, it searches short sequences of legal actions for the ones that leave the table
+exactly as observed:
 
 - the locations that changed since `table` must all be explained by the sequence;
 - a location still different from the rules' table afterwards is an instruction (the rules moved
@@ -25,7 +26,7 @@ The parts follow the flow: `pieces` (what a piece is and how it fits what is see
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from controller.referee import alerts, rulings
@@ -35,43 +36,19 @@ from controller.referee.pieces import PieceKnowledge
 from controller.referee.search import Limits, Query, readings
 from controller.referee.tables import Pieces, changed_locations
 from controller.referee.verdict import Reason, Verdict, VerdictKind
-from rules.core import CHANCE, Action, GameInfo, State, Visibility
-from rules.physical import Piece, PlacedPiece, TableObservation
+from rules.core import CHANCE, Action, State, Visibility
+from rules.game import Game
+from rules.physical import Piece, PlacedPiece, Table
 
 __all__ = ["ChanceResolver", "Limits", "Referee"]
 
 
 class Referee:
-    """Judges settled tables for one game (its `GameInfo` gives the physical form)."""
+    """Judges settled tables for one game (its `Game` gives the physical form)."""
 
-    def __init__(
-        self,
-        expected_table: Callable[[Any], TableObservation],
-        catalogue: Any,
-        limits: Limits | None = None,
-        while_played: Callable[[Any, Action], TableObservation | None] | None = None,
-        expected_pieces: Callable[[Any], Mapping[str, Pieces]] | None = None,
-    ) -> None:
-        self.expected_table = expected_table
-        pieces_of: Callable[[Any], Iterable[tuple[str, Pieces]]] = (
-            (lambda state: expected_pieces(state).items())
-            if expected_pieces is not None
-            else (lambda state: expected_table(state).pieces)
-        )
-        self.pieces = PieceKnowledge(catalogue, pieces_of, while_played)
+    def __init__(self, game: Game[Any], limits: Limits | None = None) -> None:
+        self.pieces = PieceKnowledge(game.catalogue(), game.expected_table, game.table_while_played)
         self.limits = limits or Limits()
-
-    @staticmethod
-    def for_game(info: GameInfo, limits: Limits | None = None) -> Referee:
-        if info.expected_table is None or info.catalogue is None:
-            raise ValueError(f"{info.title} has no physical form: the referee cannot judge it")
-        return Referee(
-            info.expected_table,
-            info.catalogue(),
-            limits,
-            info.table_while_played,
-            info.expected_pieces,
-        )
 
     # ---- what the pieces know, for the game's owner
     def canonical(self, pieces: Iterable[PlacedPiece]) -> Pieces:
@@ -97,7 +74,7 @@ class Referee:
         self,
         state: State,
         observation: Observation,
-        table: TableObservation | Mapping[str, Pieces] | None = None,
+        table: Table | None = None,
         resolve_chance: ChanceResolver | None = None,
         locked: frozenset[int] = frozenset(),
     ) -> Verdict:

@@ -3,10 +3,8 @@ acts next once the digital deck has drawn, and what a seat alone knows."""
 
 from __future__ import annotations
 
-import dataclasses
 import operator
 import random
-import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -16,27 +14,25 @@ ChanceResolver = Callable[[State], Action]
 
 
 def field_values(action: Action) -> set[str]:
-    """The string values of an action's fields (location names among them)."""
-    return {v for v in vars(action).values() if isinstance(v, str)}
+    """The locations an action names (its `Action.LOCATIONS` fields)."""
+    return set(text_values(type(action))(action))
 
 
 _TEXT_VALUES: dict[type[Action], Callable[[Action], tuple[Any, ...]]] = {}
 
 
 def text_values(cls: type[Action]) -> Callable[[Action], tuple[Any, ...]]:
-    """For an action class, what reads the values of its fields that hold plain text (where
-    location names go) as a tuple: the search asks it of every legal action it meets."""
+    """For an action class, what reads the locations its actions name (`Action.LOCATIONS`) as a
+    tuple: the search asks it of every legal action it meets."""
     known = _TEXT_VALUES.get(cls)
     if known is None:
-        hints = typing.get_type_hints(cls)
-        fields = [f.name for f in dataclasses.fields(cls) if hints.get(f.name) is str]
-        getter = operator.attrgetter(*fields) if fields else None
-        if getter is None:
+        fields = cls.LOCATIONS
+        if not fields:
             known = _no_values
         elif len(fields) == 1:
-            known = _one_value(getter)
+            known = _one_value(operator.attrgetter(fields[0]))
         else:
-            known = getter
+            known = operator.attrgetter(*fields)
         _TEXT_VALUES[cls] = known
     return known
 

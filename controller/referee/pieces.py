@@ -6,15 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from controller.referee.observe import LocationView, Observation, Seen
-from controller.referee.tables import Pieces, holds, without
+from controller.referee.tables import holds, without
 from rules.core import Action, State
-from rules.physical import Catalogue, Piece, PlacedPiece, TableObservation
+from rules.physical import Catalogue, Piece, Pieces, PlacedPiece, Table
 
 _IDENTITY_MEMO = 20_000  # tuples of pieces the referee knows by identity, at most
 _CANONICAL_MEMO = 50_000  # tuples of pieces whose canonical form is remembered, at most
 
-PiecesOf = Callable[[State], Iterable[tuple[str, Pieces]]]
-WhilePlayed = Callable[[State, Action], TableObservation | None]
+PiecesOf = Callable[[State], Table]
+WhilePlayed = Callable[[State, Action], Table | None]
 
 
 class PieceKnowledge:
@@ -25,7 +25,7 @@ class PieceKnowledge:
         self,
         catalogue: Catalogue,
         pieces_of: PiecesOf,
-        while_played: WhilePlayed | None = None,
+        while_played: WhilePlayed,
     ) -> None:
         self._pieces_of = pieces_of
         self._while_played = while_played
@@ -67,7 +67,7 @@ class PieceKnowledge:
         it is there, and it is emptied when it grows large (fresh tuples from other games)."""
         by_id = self._by_identity
         out = {}
-        for name, pieces in self._pieces_of(state):
+        for name, pieces in self._pieces_of(state).items():
             if not pieces:
                 continue
             hit = by_id.get(id(pieces))
@@ -84,17 +84,14 @@ class PieceKnowledge:
     def table_as_laid(self, state: State, action: Action) -> dict[str, Pieces] | None:
         """The table the moment `action` is laid, before its consequences are carried out by
         hand (the game's `table_while_played`), or None where that is the table after it."""
-        if self._while_played is None:
-            return None
         during = self._while_played(state, action)
         if during is None:
             return None
-        return {n: self.canonical(ps) for n, ps in during.pieces}
+        return self.base(during)
 
-    def base(self, table: TableObservation | Mapping[str, Pieces]) -> dict[str, Pieces]:
+    def base(self, table: Table) -> dict[str, Pieces]:
         """A table as last accepted, in canonical form (empty locations left out)."""
-        items = table.pieces if isinstance(table, TableObservation) else table.items()
-        return {n: self.canonical(ps) for n, ps in items if ps}
+        return {n: self.canonical(ps) for n, ps in table.items() if ps}
 
     # ---- against what is seen
     def fits(self, view: LocationView, pieces: Pieces) -> bool:

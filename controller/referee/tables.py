@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from controller.referee.observe import LocationView, Observation, Seen
-from rules.physical import Piece, PlacedPiece
+from rules.physical import Piece, Pieces, PlacedPiece, Table
 
-Pieces = tuple[PlacedPiece, ...]
-Table = Mapping[str, Pieces]
+__all__ = [
+    "Pieces",
+    "Table",
+    "as_laid",
+    "changed_locations",
+    "holds",
+    "piece_from_text",
+    "piece_text",
+    "without",
+]
 
 
 def changed_locations(before: Table, after: Table) -> frozenset[str]:

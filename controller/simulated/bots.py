@@ -286,7 +286,7 @@ class Bots:
 
     def _catalogue(self) -> Any:
         info = self.game.info
-        assert info is not None and info.catalogue is not None
+        assert info is not None
         return info.catalogue()
 
     def _magnets(self, table: dict[str, Pieces]) -> frozenset[tuple[int, int]]:

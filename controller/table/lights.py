@@ -91,7 +91,7 @@ class Lights:
     def _sensors(self) -> dict[str, tuple[int, int] | None] | None:
         """Each location's sensor square on the open game's mat (None: no mat)."""
         info, state = self.game.info, self.game.state
-        if info is None or info.layout is None or state is None:
+        if info is None or state is None:
             return None
         return {loc.name: loc.sensor for loc in info.layout(state.options).locations}
 

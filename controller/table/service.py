@@ -177,7 +177,7 @@ class TableService:
     def _follow_game(self) -> None:
         """A game on another mat was started (from a phone): the inputs follow it."""
         info, state = self.game.info, self.game.state
-        if info is None or info.layout is None or state is None:
+        if info is None or state is None:
             return
         if info.layout(state.options) != self.inputs.layout:
             log.info("the mat changed to %s: the inputs follow", info.title)

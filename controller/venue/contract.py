@@ -18,7 +18,7 @@ from controller.game.store import Event, EventKind
 from controller.words.book import Book
 from controller.words.verdicts import said
 from rules.core import State
-from rules.registry import GAMES, game_info
+from rules.registry import GAMES, game_named
 
 VERSION = 1
 ROOT = "railtable"
@@ -155,7 +155,7 @@ def event_payload(
     data = seen["data"]
     if event.kind in (EventKind.ALERT, EventKind.INSTRUCTION):
         data = verdict_for(data, Asker.spectator())  # a verdict too: the spectator's words
-    book = Book.of(game_info(game) if game is not None and game in GAMES else None, plain=True)
+    book = Book.of(game_named(game) if game is not None and game in GAMES else None, plain=True)
     if event.kind in (EventKind.VERDICT, EventKind.ALERT, EventKind.INSTRUCTION):
         data = said(data, book)
     elif event.kind is EventKind.ACTION and isinstance(data.get("action"), dict):

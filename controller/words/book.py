@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.referee.tables import piece_from_text
-from rules.core import Action, GameInfo, IllegalAction
+from rules.core import Action, IllegalAction
+from rules.game import Game
 from rules.physical import CatalogueEntry, Piece, PlacedPiece
 
 CARD_KINDS = ("card", "rail")  # pieces whose identity is a code players never say ("bo-3")
@@ -26,12 +27,12 @@ class Book:
     parse: Callable[[Mapping[str, Any]], Action] | None = None
 
     @staticmethod
-    def of(info: GameInfo | None, seats: Sequence[str] = (), plain: bool = False) -> Book:
+    def of(info: Game[Any] | None, seats: Sequence[str] = (), plain: bool = False) -> Book:
         """A game's book; `plain` keeps the rules' ids for places and cards (the referee's own
         account, as scenarios and logs for developers quote it)."""
         if info is None:
             return Book(seats=tuple(seats))
-        entries = info.catalogue().entries if info.catalogue is not None else ()
+        entries = info.catalogue().entries
         names: dict[str, str] = {}
         if not plain:
             names.update(
@@ -39,9 +40,8 @@ class Book:
                 for e in entries
                 if e.piece.kind in CARD_KINDS and e.label
             )
-            if info.words is not None:
-                names.update(info.words.cards)
-                names.update(info.words.places)
+            names.update(info.words.cards)
+            names.update(info.words.places)
         codec = info.state_class.CODEC
         return Book(names, tuple(seats), {e.piece: e for e in entries}, codec.parse)
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from controller.referee.verdict import Reason, Verdict, VerdictKind, Wrong
 from controller.words.book import Book, the
-from rules.core import GameInfo
+from rules.game import Game
 
 NOT_LEGAL = "not a legal move: "
 _LEGAL_SHOWN = 3  # legal moves named for a wrong location, at most
@@ -250,6 +250,6 @@ def options_said(options: Sequence[Mapping[str, Any]], book: Book) -> list[str]:
     return [_option(o, book) for o in options]
 
 
-def plain_line(verdict: Verdict, info: GameInfo | None) -> str:
+def plain_line(verdict: Verdict, info: Game[Any] | None) -> str:
     """The referee's own account of a verdict: the rules' ids for places and seats."""
     return verdict_line(verdict, Book.of(info, plain=True))

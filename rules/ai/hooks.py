@@ -1,10 +1,10 @@
 """The small hook through which a game may help the search: a playout policy and an evaluation.
 
 The search (`rules.ai.search`) works on any game through the `State` interface alone. A game may
-make it stronger or faster with a `Heuristic`, registered in `rules.ai.heuristics`:
+make it stronger or faster with a `Heuristic`, its `Game.heuristic` (see `rules.game`):
 
 - `playout`: the action a player takes in a playout (default: uniform among `legal_actions()`);
-  the simple bots (`GameInfo.bot`) fit here, and so does anything cheaper.
+  the simple bots (`Game.bot`) fit here, and so does anything cheaper.
 - `evaluate`: how the game stands for each seat, in [0, 1] (1: as good as won), when a playout is
   cut short after `cutoff` of a player's actions (default: from `scores()`, see `standing`).
 - `cutoff`: player actions a playout takes before `evaluate` judges it; 0 plays to the end.

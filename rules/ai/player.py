@@ -7,16 +7,15 @@ import random
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from rules.ai.heuristics import heuristic_for
 from rules.ai.search import DEFAULT, Budget, Result, Settings, search
 from rules.core import CHANCE, Action, State
-from rules.registry import game_info
+from rules.registry import game_named
 
 
 class Level(StrEnum):
     """How well the computer plays.
 
-    EASY: the game's simple bot (`GameInfo.bot`), no search: plausible, beatable.
+    EASY: the game's simple bot (`Game.bot`), no search: plausible, beatable.
     NORMAL: a search of a set size (`NORMAL_ITERATIONS`), at most a second a decision.
     STRONG: the search, three seconds a decision, focused on its best lines (`level_settings`).
     """
@@ -117,17 +116,14 @@ def decide(
         raise ValueError("no player is to act: the game is over or chance is to act")
     rng = random.Random(seed)
     if level is Level.EASY:
-        bot = game_info(state.GAME).bot
-        if bot is None:
-            action = rng.choice(state.legal_actions())
-        else:  # the bot reads the state's own hand: give it a determinisation all the same
-            action = bot(state.determinise(seat, rng), rng)
+        # the bot reads the state's own hand: give it a determinisation all the same
+        action = game_named(state.GAME).bot(state.determinise(seat, rng), rng)
         return Decision(action, "the simple player's move: it looks no further ahead")
     result = search(
         state,
         level_budget(state.GAME, level, budget),
         seed,
-        heuristic_for(state.GAME),
+        game_named(state.GAME).heuristic,
         level_settings(settings, level),
     )
     return Decision(result.action, _why(result), result)

@@ -52,6 +52,7 @@ class Play(Action):
 
     TYPE = "play"
     WORDS = "play {card} on {slot}, facing the {facing}"
+    LOCATIONS = ("slot",)
     VISIBILITY = Visibility.TABLE
     slot: str
     card: str

@@ -28,7 +28,6 @@ from rules.physical import (
     LocationKind,
     Piece,
     PlacedPiece,
-    TableObservation,
     corner_margin_mm,
     corner_markers,
 )
@@ -152,14 +151,11 @@ def placed(cards: CardSet, tile: int) -> PlacedPiece:
     return PlacedPiece(rail_piece(cards.card_of(tile).id), ROTATION[CardSet.facing_of(tile)])
 
 
-def expected_table(state: Derailed) -> TableObservation:
+def expected_table(state: Derailed) -> dict[str, tuple[PlacedPiece, ...]]:
     """What should lie on the mat now: stations, the top card of each slot, the discard pile's
-    face-up card. Hands, the face-down deck and covered cards do not show."""
-    return TableObservation.of(expected_pieces(state))
+    face-up card. Hands, the face-down deck and covered cards do not show.
 
-
-def expected_pieces(state: Derailed) -> dict[str, tuple[PlacedPiece, ...]]:
-    """`expected_table` as a mapping, unsorted: what the referee's search asks at every node."""
+    Unsorted: the referee's search asks it at every node it tries."""
     d = state.d
     cards = state.rules.cards
     pieces: dict[str, tuple[PlacedPiece, ...]] = {}

@@ -26,6 +26,7 @@ class LayGreen(Action):
     TYPE: ClassVar[str] = "lay_green"
     WORDS: ClassVar[str] = "lay the green tile on {square}"
     CHANCE_OUTCOME: ClassVar[bool] = True
+    LOCATIONS: ClassVar[tuple[str, ...]] = ("square",)
     VISIBILITY: ClassVar[Visibility] = Visibility.TABLE  # the tile's back carries a marker
     square: str
 
@@ -36,6 +37,7 @@ class PlaceTile(Action):
 
     TYPE: ClassVar[str] = "place_tile"
     WORDS: ClassVar[str] = "lay a tile on {square} (exits {exits})"
+    LOCATIONS: ClassVar[tuple[str, ...]] = ("square",)
     VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
     square: str
     exits: str
@@ -47,6 +49,7 @@ class TurnUp(Action):
 
     TYPE: ClassVar[str] = "turn_up"
     WORDS: ClassVar[str] = "turn up the tile on {square}"
+    LOCATIONS: ClassVar[tuple[str, ...]] = ("square",)
     VISIBILITY: ClassVar[Visibility] = Visibility.IMPLIED  # the face that follows shows it
     square: str
 
@@ -81,6 +84,7 @@ class EnterWagon(Action):
 
     TYPE: ClassVar[str] = "enter_wagon"
     WORDS: ClassVar[str] = "bring a wagon in on {square}"
+    LOCATIONS: ClassVar[tuple[str, ...]] = ("square",)
     VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
     square: str
 
@@ -91,6 +95,7 @@ class MoveWagon(Action):
 
     TYPE: ClassVar[str] = "move_wagon"
     WORDS: ClassVar[str] = "move the wagon from {start} to {to}"
+    LOCATIONS: ClassVar[tuple[str, ...]] = ("start", "to")
     VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
     start: str
     to: str
@@ -102,6 +107,7 @@ class ReturnWagon(Action):
 
     TYPE: ClassVar[str] = "return_wagon"
     WORDS: ClassVar[str] = "take the wagon on {start} back home"
+    LOCATIONS: ClassVar[tuple[str, ...]] = ("start",)
     VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
     start: str
 
@@ -112,6 +118,7 @@ class RotateTile(Action):
 
     TYPE: ClassVar[str] = "rotate_tile"
     WORDS: ClassVar[str] = "turn the tile on {square} to exits {exits}"
+    LOCATIONS: ClassVar[tuple[str, ...]] = ("square",)
     VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
     square: str
     exits: str
@@ -123,6 +130,7 @@ class MoveRock(Action):
 
     TYPE: ClassVar[str] = "move_rock"
     WORDS: ClassVar[str] = "move the rock to {to}"
+    LOCATIONS: ClassVar[tuple[str, ...]] = ("to",)
     VISIBILITY: ClassVar[Visibility] = Visibility.TABLE
     to: str
 

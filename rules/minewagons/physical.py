@@ -36,7 +36,6 @@ from rules.physical import (
     LocationKind,
     Piece,
     PlacedPiece,
-    TableObservation,
     on_top_of,
 )
 
@@ -173,16 +172,13 @@ def layout(options: Mapping[str, Any] | None = None) -> Layout:
     return _layout(players)
 
 
-def expected_table(state: Any) -> TableObservation:
+def expected_table(state: Any) -> dict[str, tuple[PlacedPiece, ...]]:
     """What should lie on each square and starting area now: tiles (turned), wagons, the Rock.
 
     A green tile being turned up is in the player's hand once its face is known, until she lays
-    it as she prefers (`orient_tile`): its face and how she lays it show together."""
-    return TableObservation.of(expected_pieces(state))
+    it as she prefers (`orient_tile`): its face and how she lays it show together.
 
-
-def expected_pieces(state: Any) -> dict[str, tuple[PlacedPiece, ...]]:
-    """`expected_table` as a mapping, unsorted: what the referee's search asks at every node."""
+    Unsorted: the referee's search asks it at every node it tries."""
     board = load_board()
     pos: Position = state.pos
     seats: tuple[Colour, ...] = state.setup.seats

@@ -12,41 +12,49 @@ The package's shape, one responsibility a module (the rules are plain functions 
   bot, candidates, physical       a plausible player / conformance candidates / the real table
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from random import Random
 from typing import Any
 
-from rules.core import GameInfo
+from rules.core import Action
+from rules.game import Game
 from rules.offtherails import physical
 from rules.offtherails.bot import bot_action
 from rules.offtherails.candidates import candidates
+from rules.offtherails.heuristic import HEURISTIC
 from rules.offtherails.state import GAME, OPTIONS, OffTheRails, Phase
 from rules.offtherails.words import WORDS
-from rules.physical import Layout
+from rules.physical import Catalogue, Layout, Table
 
 
-def _start(options: dict[str, object], seed: int) -> OffTheRails:
-    return OffTheRails(options, seed)
+class OffTheRailsGame(Game[OffTheRails]):
+    """Off the Rails as the registry knows it: 1 to 4 players, a board of squares."""
+
+    name = GAME
+    title = "Off the Rails"
+    min_players = 1
+    max_players = 4
+    options = OPTIONS
+    state_class = OffTheRails
+    words = WORDS
+    heuristic = HEURISTIC
+
+    def layout(self, options: Mapping[str, Any]) -> Layout:
+        return physical.layout(str(options.get("board", "standard")))
+
+    def catalogue(self) -> Catalogue:
+        return physical.catalogue()
+
+    def expected_table(self, state: OffTheRails) -> Table:
+        return physical.expected_table(state)
+
+    def candidates(self, state: OffTheRails) -> Iterable[Action]:
+        return candidates(state)
+
+    def bot(self, state: OffTheRails, rng: Random) -> Action:
+        return bot_action(state, rng)
 
 
-def _layout(options: Mapping[str, Any]) -> Layout:
-    return physical.layout(str(options.get("board", "standard")))
+OFF_THE_RAILS = OffTheRailsGame()
 
-
-GAME_INFO = GameInfo(
-    name=GAME,
-    title="Off the Rails",
-    min_players=1,
-    max_players=4,
-    options=OPTIONS,
-    start=_start,
-    state_class=OffTheRails,
-    bot=bot_action,
-    layout=_layout,
-    catalogue=physical.catalogue,
-    expected_table=physical.expected_table,
-    expected_pieces=physical.expected_pieces,
-    candidates=candidates,
-    words=WORDS,
-)
-
-__all__ = ["GAME_INFO", "OPTIONS", "OffTheRails", "Phase"]
+__all__ = ["OFF_THE_RAILS", "OPTIONS", "OffTheRails", "OffTheRailsGame", "Phase"]

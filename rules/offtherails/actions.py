@@ -50,6 +50,7 @@ class PlaceTile(Action):
     """Place a straight or corner track tile on an empty square, exits as letters: "NS", "NE"."""
 
     TYPE = "place_tile"
+    LOCATIONS = ("square",)
     VISIBILITY = Visibility.TABLE
     square: str
     exits: str
@@ -68,6 +69,7 @@ class Upgrade(Action):
     """Upgrade an unoccupied tile: straight or corner to a T, a T to a cross. `exits` after it."""
 
     TYPE = "upgrade"
+    LOCATIONS = ("square",)
     VISIBILITY = Visibility.TABLE
     square: str
     exits: str
@@ -88,6 +90,7 @@ class PlaceCart(Action):
 
     TYPE = "place_cart"
     WORDS = "place the {cart} minecart on {square}"
+    LOCATIONS = ("square",)
     VISIBILITY = Visibility.TABLE
     cart: str
     square: str
@@ -182,6 +185,7 @@ class PlaceChasm(Action):
 
     TYPE = "place_chasm"
     WORDS = "place a chasm on {square}"
+    LOCATIONS = ("square",)
     VISIBILITY = Visibility.TABLE
     square: str
 

@@ -34,7 +34,6 @@ from rules.physical import (
     LocationKind,
     Piece,
     PlacedPiece,
-    TableObservation,
     corner_margin_mm,
     corner_markers,
     on_top_of,
@@ -188,16 +187,12 @@ def _placed_cart(colour: str, die: str, heading: int) -> PlacedPiece:
     return PlacedPiece(cart_piece(colour, die), heading)
 
 
-def expected_table(state: OffTheRails) -> TableObservation:
+def expected_table(state: OffTheRails) -> dict[str, tuple[PlacedPiece, ...]]:
     """What should physically lie on each square now: tiles, minecarts, chasm tokens.
 
     Jewels carry no markers (players see them on their phones), nor does a speed die.
-    """
-    return TableObservation.of(expected_pieces(state))
 
-
-def expected_pieces(state: OffTheRails) -> dict[str, tuple[PlacedPiece, ...]]:
-    """`expected_table` as a mapping, unsorted: what the referee's search asks at every node."""
+    Unsorted: the referee's search asks it at every node it tries."""
     names = state.board.names
     pieces: dict[str, tuple[PlacedPiece, ...]] = {}
     for square, tile in enumerate(state.tiles()):

@@ -21,7 +21,6 @@ from rules.physical import (
     LocationKind,
     Piece,
     PlacedPiece,
-    TableObservation,
     corner_margin_mm,
     corner_markers,
 )
@@ -167,13 +166,10 @@ def layout(players: int = len(SEATS_BOTTOM) + len(SEATS_TOP)) -> Layout:
     return Layout("trickoftherails", width, height, tuple(locations), corners)
 
 
-def expected_table(state: TrickOfTheRails) -> TableObservation:
-    """What should lie on the mat now. Hands, the undealt deck and removed cards are off the mat."""
-    return TableObservation.of(expected_pieces(state))
+def expected_table(state: TrickOfTheRails) -> dict[str, tuple[PlacedPiece, ...]]:
+    """What should lie on the mat now. Hands, the undealt deck and removed cards are off the mat.
 
-
-def expected_pieces(state: TrickOfTheRails) -> dict[str, tuple[PlacedPiece, ...]]:
-    """`expected_table` as a mapping, unsorted: what the referee's search asks at every node."""
+    Unsorted: the referee's search asks it at every node it tries."""
     d = state.d
     pieces: dict[str, tuple[PlacedPiece, ...]] = {}
     for i, card_id in enumerate(d.lane):
@@ -199,7 +195,7 @@ def _card_alone(card_id: str) -> tuple[PlacedPiece]:
     return (PlacedPiece(card_piece(card_id)),)
 
 
-def table_when_played(state: TrickOfTheRails, card_id: str) -> TableObservation:
+def table_when_played(state: TrickOfTheRails, card_id: str) -> dict[str, tuple[PlacedPiece, ...]]:
     """The mat the moment `card_id` lands in the trick slot of the seat to play, before anything
     resolves: the last card of a share trick lands before the cards move to the share areas, so a
     referee matches a play against this, and then sees the players carry out the resolution
@@ -207,6 +203,6 @@ def table_when_played(state: TrickOfTheRails, card_id: str) -> TableObservation:
     seat = state.current_player
     if seat is None or seat < 0:
         raise ValueError(f"no seat is to play a card now (phase {state.d.phase})")
-    pieces = dict(expected_table(state).pieces)
+    pieces = expected_table(state)
     pieces[trick_slot(seat)] = (PlacedPiece(card_piece(card_id)),)
-    return TableObservation.of(pieces)
+    return pieces

@@ -7,8 +7,9 @@ import random
 import pytest
 
 import rules
-from rules.ai import Budget, Level, decide
+from rules.ai import Budget
 from rules.ai.bench import Seats, bench, share
+from rules.ai.player import Level, decide
 from rules.core import CHANCE, State
 from rules.hidden import deal
 from rules.playout import chance_step

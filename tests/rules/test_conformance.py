@@ -5,12 +5,14 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import typing
 from collections.abc import Iterable
 
 import pytest
 
 import rules
 from rules.core import CHANCE, IllegalAction, MalformedAction
+from rules.game import Game
 from rules.playout import Policy, choose
 
 CASES = [
@@ -150,14 +152,40 @@ def disagreements(state: rules.State, candidates: Iterable[rules.Action]) -> lis
 
 
 @pytest.mark.parametrize("game", sorted(rules.GAMES))
-def test_every_game_gives_candidate_actions(game: str) -> None:
-    assert rules.GAMES[game].candidates is not None, f"{game}: GameInfo.candidates is missing"
+def test_every_game_is_a_game_of_its_own_state(game: str) -> None:
+    info = rules.GAMES[game]
+    assert isinstance(info, Game) and info.name == game == info.state_class.GAME
+    assert isinstance(rules.new_game(game, {"players": info.min_players}), info.state_class)
+
+
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+def test_every_action_declares_the_fields_that_name_locations(game: str) -> None:
+    """`Action.LOCATIONS` names text fields; no other field of an action met in random games
+    (text or a text enum) ever holds the name of a location of the mat."""
+    info = rules.GAMES[game]
+    for cls in info.state_class.CODEC.classes.values():
+        hints = typing.get_type_hints(cls)
+        assert all(hints.get(name) is str for name in cls.LOCATIONS), cls.TYPE
+    for players in range(info.min_players, info.max_players + 1):
+        state = rules.new_game(game, {"players": players}, players)
+        names = {loc.name for loc in info.layout(state.options).locations}
+        rng = random.Random(players)
+        for _ in range(MAX_STEPS):
+            if state.is_over:
+                break
+            chance = state.current_player == CHANCE
+            for action in (
+                [a for a, _ in state.chance_outcomes()] if chance else state.legal_actions()
+            ):
+                declared = set(action.locations())
+                texts = {v for v in vars(action).values() if isinstance(v, str)}
+                assert not (texts - declared) & names, action.describe()
+            state.apply(choose(state, rng, Policy.BOT))
 
 
 @pytest.mark.parametrize("game", sorted(rules.GAMES))
 def test_is_legal_agrees_with_legal_actions_on_every_candidate(game: str) -> None:
     info = rules.GAMES[game]
-    assert info.candidates is not None, f"{game}: GameInfo.candidates is missing"
     checked = 0
     for players in range(info.min_players, info.max_players + 1):
         state = rules.new_game(game, {"players": players}, players)
@@ -175,7 +203,6 @@ def test_is_legal_agrees_with_legal_actions_on_every_candidate(game: str) -> Non
 def test_the_conformance_check_finds_a_disagreement(monkeypatch: pytest.MonkeyPatch) -> None:
     state = rules.new_game("offtherails", {"players": 2}, 1)
     info = rules.GAMES["offtherails"]
-    assert info.candidates is not None
     assert disagreements(state, info.candidates(state)) == []
     monkeypatch.setattr(type(state), "why_not", lambda self, action: None)
     found = disagreements(state, info.candidates(state))

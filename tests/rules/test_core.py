@@ -26,7 +26,7 @@ def started(players: int = 2) -> rules.State:
 
 def test_registry_lists_offtherails() -> None:
     assert "offtherails" in rules.GAMES
-    info = rules.game_info("offtherails")
+    info = rules.game_named("offtherails")
     assert (info.min_players, info.max_players) == (1, 4)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 import rules
 from rules.core import BadOptions, Visibility
-from rules.derailed import GAME_INFO, Derailed
+from rules.derailed import DERAILED, Derailed
 from rules.derailed import actions as act
 from rules.derailed.cards import Facing, default_cards
 from rules.derailed.data import Column
@@ -23,7 +23,7 @@ from rules.derailed.physical import (
     start_slot,
     station_piece,
 )
-from rules.physical import CORNER_EDGE_MM, PlacedPiece
+from rules.physical import CORNER_EDGE_MM, PlacedPiece, TableObservation
 from rules.playout import Policy, choose
 
 
@@ -73,11 +73,13 @@ def test_no_two_locations_overlap(players: int) -> None:
 
 
 def test_the_registry_knows_the_physical_form() -> None:
-    assert GAME_INFO.layout is not None
     for players in range(2, 7):
-        assert GAME_INFO.layout({"players": players}) == layout(players)
-    assert GAME_INFO.catalogue is catalogue and GAME_INFO.expected_table is expected_table
-    assert rules.game_info("derailed") is GAME_INFO
+        assert DERAILED.layout({"players": players}) == layout(players)
+    assert DERAILED.catalogue() is catalogue()
+    state = rules.new_game("derailed", {"players": 2}, 1)
+    assert isinstance(state, Derailed)
+    assert DERAILED.expected_table(state) == expected_table(state)
+    assert rules.game_named("derailed") is DERAILED
 
 
 def test_one_marker_per_card_design_and_per_company_station() -> None:
@@ -108,7 +110,7 @@ def test_expected_table_shows_stations_top_cards_and_the_face_up_discard(players
     names = {loc.name for loc in layout(players).locations}
     while not state.is_over:
         state.apply(choose(state, rng, Policy.BOT))
-        seen = expected_table(state).as_dict()
+        seen = TableObservation.of(expected_table(state)).as_dict()
         j = state.to_json()
         want = {}
         for lane, c in enumerate(j["stations"]["start"], start=1):
@@ -133,7 +135,7 @@ def test_a_card_turned_round_reads_three_quarter_turns() -> None:
         state.apply(act.LayStation(Column(column), company))
     state.apply({"type": "play", "slot": "A1", "card": "junction-TR", "facing": "start"})
     state.apply({"type": "play", "slot": "A2", "card": "junction-RB", "facing": "destination"})
-    table = expected_table(state)
+    table = TableObservation.of(expected_table(state))
     assert table.at("A1") == (PlacedPiece(rail_piece("junction-TR"), 3),)
     assert table.at("A2") == (PlacedPiece(rail_piece("junction-RB"), 1),)
     # a symmetric card is written facing the destination, so it reads one way only

@@ -10,7 +10,7 @@ import pytest
 
 import rules
 from rules.core import CHANCE, BadOptions, IllegalAction
-from rules.minewagons import GAME_INFO, MineWagons
+from rules.minewagons import MINE_WAGONS, MineWagons
 from rules.playout import Policy, choose
 
 MAX_STEPS = 3000  # the stall rule ends a default game well before this
@@ -55,9 +55,8 @@ def _check_step(
             with pytest.raises(IllegalAction):
                 state.apply(stale)
             assert state.to_json() == before
-    assert GAME_INFO.candidates is not None
     listed = set(legal)
-    every = list(GAME_INFO.candidates(state))
+    every = list(MINE_WAGONS.candidates(state))
     for action in rng.sample(every, min(len(every), 150)):
         assert state.is_legal(action) == (action in listed), action.describe()
     for action in legal:

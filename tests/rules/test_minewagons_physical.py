@@ -9,7 +9,7 @@ import rules
 from rules.core import Visibility
 from rules.minewagons import MineWagons, physical
 from rules.minewagons.components import Colour, Shape, shape_exits
-from rules.physical import LocationKind, PlacedPiece
+from rules.physical import LocationKind, PlacedPiece, TableObservation
 from rules.playout import Policy, choose
 
 
@@ -64,7 +64,7 @@ def test_the_expected_table_after_the_setup() -> None:
     rng = random.Random(3)
     while state.to_json()["phase"] != "play":
         state.apply(choose(state, rng))
-    table = physical.expected_table(state)
+    table = TableObservation.of(physical.expected_table(state))
     data = state.to_json()
     rock = PlacedPiece(physical.ROCK)
     assert rock in table.at("D4")
@@ -80,10 +80,10 @@ def test_table_actions_show_on_the_table_and_implied_ones_do_not() -> None:
         state = _race(2 + seed % 3, seed)
         rng = random.Random(seed)
         while not state.is_over:
-            before = physical.expected_table(state)
+            before = TableObservation.of(physical.expected_table(state))
             action = choose(state, rng, Policy.BY_TYPE)
             state.apply(action)
-            after = physical.expected_table(state)
+            after = TableObservation.of(physical.expected_table(state))
             if action.VISIBILITY is Visibility.IMPLIED:
                 assert after == before, action.describe()
             else:  # a tile laid as it was revealed shows too: it was in the player's hand
@@ -99,7 +99,11 @@ def test_a_rotation_shows_as_the_tile_turned() -> None:
     rotate = next(a for a in state.legal_actions() if a.TYPE == "rotate_tile")
     state.apply(rotate)
     square = rotate.to_json()["square"]
-    (placed,) = [p for p in physical.expected_table(state).at(square) if p.piece.kind == "tile"]
+    (placed,) = [
+        p
+        for p in TableObservation.of(physical.expected_table(state)).at(square)
+        if p.piece.kind == "tile"
+    ]
     shape = Shape(placed.piece.identity.split("-")[1])
     tile = state.pos.tiles[state.board.square(square)]
     assert tile is not None and shape_exits(shape)[placed.rotation] == tile.exits

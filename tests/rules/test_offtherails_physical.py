@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import rules
 from rules.offtherails.physical import catalogue, expected_table, layout
-from rules.physical import LocationKind, Piece, PlacedPiece
+from rules.physical import LocationKind, Piece, PlacedPiece, TableObservation
 from rules.scenario import run_scenario, set_path
 
 
@@ -38,7 +38,7 @@ def test_expected_table_shows_tiles_carts_and_chasms() -> None:
     set_path(data, "board.F7", {"tile": {"exits": "NES", "shape": "t", "kind": "corner_t"}})
     set_path(data, "board.C3", {"chasm": "blue"})
     state = rules.state_from_json(data)
-    table = expected_table(state)  # type: ignore[arg-type]
+    table = TableObservation.of(expected_table(state))  # type: ignore[arg-type]
     assert table.at("F6") == (PlacedPiece(Piece("tile", "straight_t", "straight"), 1),)
     assert table.at("F7") == (PlacedPiece(Piece("tile", "corner_t", "t"), 0),)
     assert table.at("C3") == (PlacedPiece(Piece("chasm_token", "blue"), 0),)
@@ -60,5 +60,5 @@ def test_expected_table_follows_a_cart_onto_the_board() -> None:
     state.apply({"type": "choose_side", "side": "north"})
     resolve_chance(state, random.Random(0))
     state.apply({"type": "place_cart", "cart": "red-white", "square": "D12"})
-    table = expected_table(state)  # type: ignore[arg-type]
+    table = TableObservation.of(expected_table(state))  # type: ignore[arg-type]
     assert table.at("D12") == (PlacedPiece(Piece("minecart", "red-white"), 2),)  # heading south

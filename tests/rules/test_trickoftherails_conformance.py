@@ -13,7 +13,7 @@ import pytest
 import rules
 from rules.core import CHANCE, Action, IllegalAction
 from rules.playout import Policy, choose
-from rules.trickoftherails import GAME_INFO, TrickOfTheRails
+from rules.trickoftherails import TRICK_OF_THE_RAILS, TrickOfTheRails
 from rules.trickoftherails import actions as act
 from rules.trickoftherails.cards import (
     CARDS,
@@ -99,7 +99,7 @@ def test_random_game_keeps_every_invariant(options: dict[str, Any], seed: int) -
         assert copy.to_json() == before and copy.legal_actions() == legal
         if state.current_player == CHANCE:
             assert math.isclose(sum(p for _, p in state.chance_outcomes()), 1.0)
-        for a in GAME_INFO.candidates(state) if GAME_INFO.candidates else ():
+        for a in TRICK_OF_THE_RAILS.candidates(state):
             assert state.is_legal(a) == (a in legal), a
         for a in rng.sample(legal, min(len(legal), 6)):
             state.apply(a)

@@ -8,9 +8,9 @@ import pytest
 
 import rules
 from rules.core import BadOptions, Visibility
-from rules.physical import CORNER_EDGE_MM
+from rules.physical import CORNER_EDGE_MM, TableObservation
 from rules.playout import Policy, choose
-from rules.trickoftherails import GAME_INFO, TrickOfTheRails
+from rules.trickoftherails import TRICK_OF_THE_RAILS, TrickOfTheRails
 from rules.trickoftherails import actions as act
 from rules.trickoftherails.cards import CARDS, FULL_SET, Company
 from rules.trickoftherails.physical import (
@@ -52,11 +52,14 @@ def test_no_two_locations_overlap() -> None:
 
 
 def test_the_registry_knows_the_physical_form() -> None:
-    assert GAME_INFO.layout is not None and GAME_INFO.layout({"players": 3}) == layout(3)
+    assert TRICK_OF_THE_RAILS.layout({"players": 3}) == layout(3)
     three = {loc.name for loc in layout(3).locations}
     assert "seat.2.shares" in three and not any(n.startswith(("seat.3.", "seat.4.")) for n in three)
     assert layout(3).width_mm == layout().width_mm  # one mat: its markers where they are
-    assert GAME_INFO.catalogue is catalogue and GAME_INFO.expected_table is expected_table
+    assert TRICK_OF_THE_RAILS.catalogue() is catalogue()
+    state = rules.new_game("trickoftherails", {"players": 3}, 1)
+    assert isinstance(state, TrickOfTheRails)
+    assert TRICK_OF_THE_RAILS.expected_table(state) == expected_table(state)
 
 
 def test_one_marker_per_card_and_the_reservations_share_one() -> None:
@@ -76,7 +79,7 @@ def test_expected_table_shows_every_card_on_the_mat_once(players: int) -> None:
     names = {loc.name for loc in layout().locations}
     while not state.is_over:
         state.apply(choose(state, rng, Policy.BOT))
-        seen = expected_table(state)
+        seen = TableObservation.of(expected_table(state))
         on_mat = [p.piece.identity for _, ps in seen.pieces for p in ps]
         d = state.d
         expected = [*d.lane, *(c for r in d.railways for c in r), *(x for x in d.locomotives if x),
@@ -116,11 +119,11 @@ def test_the_last_card_of_a_share_trick_lands_before_it_resolves() -> None:
     state.apply(state.legal_actions()[0])
     last = state.legal_actions()[0]
     assert isinstance(last, act.Play)
-    landed = table_when_played(state, last.card)
+    landed = TableObservation.of(table_when_played(state, last.card))
     assert [p.piece.identity for p in landed.at(trick_slot(2))] == [last.card]
     assert len([n for n, _ in landed.pieces if n.endswith(".trick")]) == 3
     state.apply(last)  # a share trick: the cards go to the share areas at once
-    after = expected_table(state)
+    after = TableObservation.of(expected_table(state))
     assert not [n for n, _ in after.pieces if n.endswith(".trick")]
     assert after.at(share_area(0)) and after.at(share_area(1)) and after.at(share_area(2))
     fresh = rules.new_game("trickoftherails", {"players": 3}, 4)

@@ -12,8 +12,7 @@ from vision.render import TableRenderer, View
 
 
 def test_every_corner_is_found_under_a_blur_that_used_to_hide_one() -> None:
-    info = rules.game_info("offtherails")
-    assert info.layout is not None and info.catalogue is not None
+    info = rules.game_named("offtherails")
     board = board_geometry(info.layout({}), info.catalogue())
     renderer = TableRenderer(board, px_per_mm=1.5)
     view = View.overhead(board, 1280, 720, fill=0.94)

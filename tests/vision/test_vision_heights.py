@@ -24,8 +24,7 @@ SQUARES = ["A1", "F1", "L1", "A6", "F6", "L6", "A12", "F12", "L12"]
 def test_minecarts_on_the_far_side_of_a_slanted_camera_are_read_on_their_squares(
     tilt: float, read_still: Reader
 ) -> None:
-    info = rules.game_info("offtherails")
-    assert info.layout is not None and info.catalogue is not None
+    info = rules.game_named("offtherails")
     catalogue = info.catalogue()
     board = board_geometry(info.layout({}), catalogue)
     carts = [e for e in catalogue.entries if e.piece.kind == "minecart"]
@@ -66,8 +65,7 @@ def _carts_leaning_over_tiles(
     """Tiles with a 30 mm red minecart on C7, G7 and J7 and a tile beside each on row 6 (placed
     with `beside`), seen by a camera leaning `tilt_deg` out over the mat's top edge (a cart's
     top on row 7 leans over row 6): the settled view, the tile's and the cart's marker ids."""
-    info = rules.game_info("offtherails")
-    assert info.layout is not None and info.catalogue is not None
+    info = rules.game_named("offtherails")
     catalogue = info.catalogue()
     board = board_geometry(info.layout({}), catalogue)
     cart = next(e for e in catalogue.entries if e.piece.kind == "minecart")

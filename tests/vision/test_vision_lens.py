@@ -28,8 +28,7 @@ COND = Conditions(blur_sigma=0.8, noise_sigma=2.0)
 
 @pytest.fixture(scope="module")
 def mat() -> tuple[BoardGeometry, TableRenderer]:
-    info = rules.game_info("offtherails")
-    assert info.layout is not None and info.catalogue is not None
+    info = rules.game_named("offtherails")
     board = board_geometry(info.layout({}), info.catalogue())
     return board, TableRenderer(board, px_per_mm=1.5)
 

@@ -2,7 +2,9 @@
 
 import re
 import zlib
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -135,15 +137,20 @@ def test_write_markers_and_the_cli_command(tmp_path: Path, monkeypatch: pytest.M
         "tiny-mat-02.png",
         "tiny-stickers-01.png",
     ]
-    import rules
-    from rules.core import GameInfo
+    from rules.offtherails import OffTheRailsGame
 
-    tiny = rules.game_info("offtherails")
-    fake = GameInfo(
-        "tinygame", "Tiny", 1, 2, (), tiny.start, tiny.state_class,
-        layout=lambda options: layout, catalogue=lambda: catalogue,
-    )  # fmt: skip
-    monkeypatch.setitem(rules.GAMES, "tinygame", fake)
+    mat, printed = layout, catalogue
+
+    class Tiny(OffTheRailsGame):
+        name, title, min_players, max_players, options = "tinygame", "Tiny", 1, 2, ()
+
+        def layout(self, options: Mapping[str, Any]) -> Layout:
+            return mat
+
+        def catalogue(self) -> Catalogue:
+            return printed
+
+    monkeypatch.setitem(rules.GAMES, "tinygame", Tiny())
     assert main(["markers", "tinygame", "--out", str(tmp_path / "cli"), "--dpi", "100"]) == 0
     assert (tmp_path / "cli" / "tinygame-print.pdf").stat().st_size > 1000
     assert main(["markers", "nosuchgame", "--out", str(tmp_path / "x")]) == 2
@@ -164,8 +171,6 @@ def test_no_seam_cuts_a_corner_marker_of_any_game() -> None:
     from vision.printing import seams
 
     for name, info in sorted(rules.GAMES.items()):
-        if info.layout is None or info.catalogue is None:
-            continue
         for players in range(info.min_players, info.max_players + 1):
             board = board_geometry(info.layout({"players": players}), info.catalogue())
             for landscape in (False, True):
@@ -192,8 +197,7 @@ def test_the_off_the_rails_mat_used_to_be_cut_through_its_bottom_markers() -> No
     from controller.vision_bridge import board_geometry
     from vision.printing import seams
 
-    info = rules.game_info("offtherails")
-    assert info.layout is not None and info.catalogue is not None
+    info = rules.game_named("offtherails")
     board = board_geometry(info.layout({}), info.catalogue())
     bottom = [(c.y_mm - 22.0, c.y_mm + 22.0) for c in board.corners if c.marker_id in (2, 3)]
     plain = seams(board.height_mm, 269.0, [])

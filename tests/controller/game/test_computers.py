@@ -32,7 +32,7 @@ def _game(tmp_path: Path) -> LiveGame:
 
 
 def _seen(game: LiveGame, table: dict[str, Any]) -> Observation:
-    assert game.info is not None and game.info.layout is not None and game.state is not None
+    assert game.info is not None and game.state is not None
     names = [loc.name for loc in game.info.layout(game.state.options).locations]
     return Observation.exact(TableObservation.of(table), names)
 

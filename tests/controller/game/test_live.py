@@ -25,7 +25,7 @@ def _game(tmp_path: Path) -> LiveGame:
 
 
 def _seen(game: LiveGame, table: dict[str, tuple]) -> Observation:  # type: ignore[type-arg]
-    assert game.info is not None and game.info.layout is not None
+    assert game.info is not None
     names = [loc.name for loc in game.info.layout(game.state.options).locations]  # type: ignore[union-attr]
     return Observation.exact(TableObservation.of(table), names)
 
@@ -194,7 +194,7 @@ def test_a_new_game_on_a_table_with_pieces_asks_to_clear_them(tmp_path: Path) ->
     game = _game(tmp_path)
     game.start("offtherails", {"players": 2}, seed=1)
     game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
-    assert game.info is not None and game.info.layout is not None
+    assert game.info is not None
     names = [loc.name for loc in game.info.layout({}).locations]
     state, referee = game.state, game.referee
     assert state is not None and referee is not None
@@ -247,7 +247,7 @@ def test_a_verdict_that_has_not_changed_is_not_written_again(tmp_path: Path) -> 
     game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
     assert game.referee is not None and game.state is not None
     wrong = dict(game.referee.table_of(game.state))
-    catalogue = game.info.catalogue()  # type: ignore[union-attr,misc]
+    catalogue = game.info.catalogue()  # type: ignore[union-attr]
     cart = next(e.piece for e in catalogue.entries if e.piece.kind == "minecart")
     wrong["F6"] = (PlacedPiece(cart),)
     for _ in range(3):

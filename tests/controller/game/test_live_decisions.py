@@ -63,7 +63,7 @@ def _live(tmp_path: Path) -> LiveGame:
 
 
 def _seen(game: LiveGame, table: dict[str, object]) -> Observation:
-    assert game.info is not None and game.info.layout is not None and game.state is not None
+    assert game.info is not None and game.state is not None
     names = [loc.name for loc in game.info.layout(game.state.options).locations]
     return Observation.exact(TableObservation.of(table), names)  # type: ignore[arg-type]
 
@@ -119,9 +119,8 @@ def test_the_mover_is_asked_for_the_pile_once_the_split_is_made(tmp_path: Path) 
 
 def test_the_bots_answer_their_own_decisions_as_the_seat_would(tmp_path: Path) -> None:
     game = _live(tmp_path)
-    assert game.info is not None and game.info.layout is not None and game.state is not None
+    assert game.info is not None and game.state is not None
     info = game.info
-    assert info.layout is not None and info.catalogue is not None
     table = PhysicalTable(info.layout(game.state.options), info.catalogue())
     bots = Bots(game, table, seed=3)
     moved = _moved(game)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from controller.game.phrasing import Phrasebook
 from controller.game.snapshot import table_json
 from controller.referee.judge import Referee
-from rules.registry import game_info, new_game
+from rules.registry import game_named, new_game
 
-DERAILED = game_info("derailed")
+DERAILED = game_named("derailed")
 
 
 def _drawn(players: int, **kwargs: list[str]) -> set[str]:
@@ -15,7 +15,7 @@ def _drawn(players: int, **kwargs: list[str]) -> set[str]:
     table = table_json(
         DERAILED,
         state,
-        Referee.for_game(DERAILED),
+        Referee(DERAILED),
         Phrasebook.of(DERAILED, ()),
         marked=kwargs.get("marked", []),
         alert=bool(kwargs.get("marked")),
@@ -25,7 +25,6 @@ def _drawn(players: int, **kwargs: list[str]) -> set[str]:
 
 
 def test_a_two_player_derailed_page_draws_the_two_lanes_in_play_not_the_mats_six() -> None:
-    assert DERAILED.layout is not None
     printed = {loc.name for loc in DERAILED.layout({"players": 2}).locations}
     drawn = _drawn(2)
     assert drawn < printed  # the other four lanes are watched by the camera, not drawn

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -24,12 +25,11 @@ from rules.core import CHANCE, Action, Decision, State
 from rules.physical import Piece, PlacedPiece, TableObservation
 from rules.scenario import set_path
 
-OTR = rules.game_info("offtherails")
-REFEREE = Referee.for_game(OTR)
+OTR = rules.game_named("offtherails")
+REFEREE = Referee(OTR)
 
 
-def _seen(info: rules.GameInfo, state: State, table: dict[str, object]) -> Observation:
-    assert info.layout is not None
+def _seen(info: rules.Game[Any], state: State, table: dict[str, object]) -> Observation:
     names = [loc.name for loc in info.layout(state.options).locations]
     return Observation.exact(TableObservation.of(table), names)  # type: ignore[arg-type]
 
@@ -164,7 +164,7 @@ DECISIONS = {
 @pytest.mark.parametrize("name", sorted(DECISIONS))
 def test_each_games_decisions_are_marked(name: str) -> None:
     """The games' own decisions, as docs/rules/<game>.md lists them; chance is nobody's."""
-    classes = rules.game_info(name).state_class.CODEC.classes
+    classes = rules.game_named(name).state_class.CODEC.classes
     marked = {t: c.DECISION for t, c in classes.items() if c.DECISION is not Decision.NONE}
     assert marked == DECISIONS[name]
     assert not any(classes[t].CHANCE_OUTCOME for t in marked)
@@ -172,7 +172,7 @@ def test_each_games_decisions_are_marked(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(DECISIONS))
 def test_bot_games_shown_to_the_referee_take_no_decision_for_anyone(name: str) -> None:
-    info = rules.game_info(name)
+    info = rules.game_named(name)
     results = [r for seed in range(2) for r in cases(name, info.min_players + seed, seed)]
     assert results and sum(r.decisions_taken for r in results) == 0
 
@@ -187,8 +187,8 @@ def _derailed() -> State:
 
 
 def test_a_take_back_undoes_the_digital_draw_and_the_move_again_draws_the_same() -> None:
-    info = rules.game_info("derailed")
-    referee = Referee.for_game(info)
+    info = rules.game_named("derailed")
+    referee = Referee(info)
     state = _derailed()
     before = referee.table_of(state)
     play = state.legal_actions()[0]
@@ -231,8 +231,8 @@ def test_a_real_draw_is_not_taken_back_and_the_alert_says_so() -> None:
 
 
 def test_a_take_back_reaches_back_over_several_moves_and_their_draws() -> None:
-    info = rules.game_info("derailed")
-    referee = Referee.for_game(info)
+    info = rules.game_named("derailed")
+    referee = Referee(info)
     state = _derailed()
     start = referee.table_of(state)
     rng = random.Random(2)
@@ -299,10 +299,10 @@ def test_the_bench_counts_a_speed_change_read_to_explain_another_seats_move() ->
 def test_an_alert_in_a_digital_deal_names_no_card_of_a_hand() -> None:
     """What is legal on a slot tells the cards in the seat's hand: with a digital deal an alert
     names only the kind of move (the seat's own phone shows which), never a card it holds."""
-    info = rules.game_info("derailed")
+    info = rules.game_named("derailed")
     state = rules.new_game("derailed", {"players": 2}, 1)
     _resolve(state)
-    referee = Referee.for_game(info)
+    referee = Referee(info)
     table = dict(referee.table_of(state))
     hand = state.to_json()["hands"][state.current_player]
     slot = next(a for a in state.legal_actions() if a.TYPE == "play").slot  # type: ignore[attr-defined]

@@ -24,8 +24,8 @@ from rules.minewagons.components import Colour, Shape
 from rules.physical import PlacedPiece, TableObservation
 from rules.playout import choose
 
-INFO = rules.game_info("minewagons")
-REFEREE = Referee.for_game(INFO)
+INFO = rules.game_named("minewagons")
+REFEREE = Referee(INFO)
 LAYOUT = physical.layout({"players": 2})
 NAMES = [loc.name for loc in LAYOUT.locations]
 RED = PlacedPiece(physical.wagon_piece(Colour.RED))
@@ -78,7 +78,7 @@ def test_off_the_rails_the_other_sides_move_proves_the_end_of_the_action_phase()
     state.apply({"type": "choose_side", "side": "north"})
     while state.current_player == CHANCE:
         state.apply(digital_draw(state))
-    otr = Referee.for_game(rules.game_info("offtherails"))
+    otr = Referee(rules.game_named("offtherails"))
     # what seat 1 could do first once seat 0's actions and carts are done: its own minecart
     later = state.clone()
     rng = random.Random(1)
@@ -94,9 +94,7 @@ def test_off_the_rails_the_other_sides_move_proves_the_end_of_the_action_phase()
     for name, pieces in after.items():
         if before.get(name, ()) != pieces:
             table[name] = pieces
-    layout = rules.game_info("offtherails").layout
-    assert layout is not None
-    names = [loc.name for loc in layout(state.options).locations]
+    names = [loc.name for loc in rules.game_named("offtherails").layout(state.options).locations]
     seen = Observation.exact(TableObservation.of(table), names)
     verdict = otr.judge(state, seen, resolve_chance=digital_draw)  # the service's digital deck
     assert verdict.kind is VerdictKind.APPLIED, plain_line(verdict, INFO)

@@ -16,8 +16,8 @@ from rules.physical import TableObservation
 from rules.trickoftherails import physical
 from rules.trickoftherails.actions import Play
 
-INFO = rules.game_info("trickoftherails")
-REFEREE = Referee.for_game(INFO)
+INFO = rules.game_named("trickoftherails")
+REFEREE = Referee(INFO)
 NAMES = [loc.name for loc in physical.layout().locations]
 
 
@@ -42,9 +42,9 @@ def _last_card_of_a_trick(seed: int) -> tuple[State, Play]:
 def test_the_last_card_of_a_trick_is_applied_and_the_resolution_asked_for() -> None:
     for seed in (1, 2, 3):
         state, play = _last_card_of_a_trick(seed)
-        laid = INFO.table_while_played(state, play)  # type: ignore[misc]
+        laid = INFO.table_while_played(state, play)
         assert laid is not None
-        observation = Observation.exact(TableObservation.of(dict(laid.pieces)), NAMES)
+        observation = Observation.exact(TableObservation.of(laid), NAMES)
         verdict = REFEREE.judge(state, observation, None, digital_draw)
         assert verdict.kind is VerdictKind.APPLIED, plain_line(verdict, INFO)
         assert verdict.actions[0] == play, plain_line(verdict, INFO)

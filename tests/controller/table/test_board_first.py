@@ -15,7 +15,7 @@ from controller.game.store import EventKind
 from controller.referee.observe import COVERED, Seen, fuse, magnet_changes
 from controller.table.service import ServiceSettings, TableService
 from rules.physical import PlacedPiece, TableObservation
-from rules.registry import game_info, new_game
+from rules.registry import game_named, new_game
 
 
 def _rows(service: TableService) -> list[tuple[EventKind, str]]:
@@ -100,9 +100,8 @@ def test_magnets_are_felt_and_a_certain_move_applied_before_the_camera_sees_it(
 
 
 def test_a_disagreement_while_the_camera_catches_up_is_the_boards_magnet_covered() -> None:
-    info = game_info("minewagons")
+    info = game_named("minewagons")
     state = new_game("minewagons", {"players": 2}, 1)
-    assert info.layout is not None and info.catalogue is not None
     layout, catalogue = info.layout(state.options), info.catalogue()
     square = next(loc for loc in layout.locations if loc.sensor is not None)
     assert square.sensor is not None

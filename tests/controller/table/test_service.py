@@ -179,10 +179,9 @@ def test_a_real_camera_source_feeds_the_referee(tmp_path: Path) -> None:
 
     from controller.simulated.camera import SimulatedCamera
     from controller.simulated.table import PhysicalTable
-    from rules.registry import game_info
+    from rules.registry import game_named
 
-    info = game_info("offtherails")
-    assert info.layout is not None and info.catalogue is not None
+    info = game_named("offtherails")
     layout, catalogue = info.layout({}), info.catalogue()
     camera = SimulatedCamera(PhysicalTable(layout, catalogue), layout, catalogue)
     video = tmp_path / "table.avi"
@@ -244,7 +243,7 @@ def test_lifting_a_minecart_lights_where_it_may_go(tmp_path: Path) -> None:
     try:
         service.lights.show_destinations(Observation(mode, views), Link())
         assert asked, "no LEDs were asked for"
-        layout = service.game.info.layout(state.options)  # type: ignore[union-attr,misc]
+        layout = service.game.info.layout(state.options)  # type: ignore[union-attr]
         sensor = layout.location("F9").sensor
         assert sensor is not None and Square(*sensor) in asked[-1]
     finally:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from controller.referee.observe import InputMode, LocationView, Observation, Seen
 from controller.table.settler import STORE_RETRY_S, Glance, Readings, Settle, Settler
 from rules.physical import PlacedPiece, TableObservation
-from rules.registry import game_info, new_game
+from rules.registry import game_named, new_game
 
 
 @dataclass
@@ -118,7 +118,7 @@ def test_looking_again_and_forgetting_judge_the_same_table_once_more() -> None:
 def _minewagons() -> tuple[Readings, str, tuple[int, int], tuple[int, int]]:
     """Readings of a Mine Wagons mat whose camera and board both see one wagon on a sensed
     square; that square's name and sensor, and another sensed square's."""
-    info = game_info("minewagons")
+    info = game_named("minewagons")
     state = new_game("minewagons", {"players": 2}, 1)
     assert info.layout is not None and info.catalogue is not None
     layout, catalogue = info.layout(state.options), info.catalogue()

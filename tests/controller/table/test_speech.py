@@ -92,10 +92,10 @@ def test_the_table_says_whose_turn_a_wrong_move_and_who_won(tmp_path: Path) -> N
         # a minecart laid where none may go: an alert naming the square
         assert game.referee is not None and game.state is not None
         wrong = dict(game.referee.table_of(game.state))
-        catalogue = game.info.catalogue()  # type: ignore[union-attr,misc]
+        catalogue = game.info.catalogue()  # type: ignore[union-attr]
         cart = next(e.piece for e in catalogue.entries if e.piece.kind == "minecart")
         wrong["F6"] = (PlacedPiece(cart),)
-        assert game.info is not None and game.info.layout is not None
+        assert game.info is not None
         names = [loc.name for loc in game.info.layout(game.state.options).locations]
         verdict = game.observe(Observation.exact(TableObservation.of(wrong), names))
         assert verdict is not None and verdict.kind.value == "alert"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,8 @@ from controller.referee.verdict import (
 )
 from controller.words.book import Book
 from controller.words.verdicts import said
-from rules.core import CHANCE, Action, GameInfo
+from rules.core import CHANCE, Action
+from rules.game import Game
 from rules.physical import PlacedPiece
 
 PROGRAM_CODE = re.compile(r"\b[a-z_]+\(|\b[a-z_]+=")
@@ -47,7 +49,7 @@ KIND_OF = {
 }
 
 
-def every_kind_of_action(info: GameInfo, steps: int = 300) -> list[Action]:
+def every_kind_of_action(info: Game[Any], steps: int = 300) -> list[Action]:
     """One action of each type (and each chance outcome's type) met near the states of a few
     bot games, with each option's every value, at the fewest and the most players: the legal
     ones, and all the game's JSON can spell there (`candidates`)."""
@@ -64,7 +66,7 @@ def every_kind_of_action(info: GameInfo, steps: int = 300) -> list[Action]:
         for _ in range(steps):
             if state.is_over:
                 break
-            near = list(info.candidates(state)) if info.candidates is not None else []
+            near = list(info.candidates(state))
             if state.current_player == CHANCE:
                 outcomes = [a for a, p in state.chance_outcomes() if p > 0]
                 for action in [*outcomes, *near]:
@@ -74,13 +76,13 @@ def every_kind_of_action(info: GameInfo, steps: int = 300) -> list[Action]:
             legal = state.legal_actions()
             for action in [*legal, *near]:
                 found.setdefault(action.TYPE, action)
-            state.apply(info.bot(state, rng) if info.bot is not None else rng.choice(legal))
+            state.apply(info.bot(state, rng))
     return list(found.values())
 
 
-def verdicts(info: GameInfo, actions: list[Action]) -> Iterator[Verdict]:
+def verdicts(info: Game[Any], actions: list[Action]) -> Iterator[Verdict]:
     """Every reason a verdict gives, each with the game's actions and pieces in it."""
-    entries = info.catalogue().entries if info.catalogue is not None else ()
+    entries = info.catalogue().entries
     pieces = tuple(PlacedPiece(e.piece, 1) for e in entries[:4])
     place = "A1"
     instruction = Instruction(place, pieces[:1], pieces[1:2], pieces[1:2])
@@ -134,7 +136,7 @@ def lines(data: dict[str, object]) -> Iterator[str]:
 
 @pytest.mark.parametrize("name", sorted(rules.GAMES))
 def test_no_verdict_says_program_code(name: str) -> None:
-    info = rules.game_info(name)
+    info = rules.game_named(name)
     actions = every_kind_of_action(info)
     missing = set(info.state_class.CODEC.classes) - {a.TYPE for a in actions}
     assert not missing, f"no bot game met {sorted(missing)}"

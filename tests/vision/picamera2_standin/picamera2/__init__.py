@@ -81,15 +81,14 @@ def _render(spec: str, width: int, height: int) -> np.ndarray:
     from controller.referee.judge import Referee
     from controller.simulated.camera import SimulatedCamera
     from controller.simulated.table import PhysicalTable
-    from rules.registry import game_info, new_game
+    from rules.registry import game_named, new_game
 
     game, players, seed = spec.split(":")
-    info = game_info(game)
+    info = game_named(game)
     state = new_game(game, {"players": int(players)}, int(seed))
-    assert info.layout is not None and info.catalogue is not None
     layout, catalogue = info.layout(state.options), info.catalogue()
     table = PhysicalTable(layout, catalogue)
-    table.lay(Referee.for_game(info).table_of(state))
+    table.lay(Referee(info).table_of(state))
     camera = SimulatedCamera(table, layout, catalogue)
     camera.frame()  # the first frames show the hand that laid the pieces leaving
     camera.frame()
