@@ -22,6 +22,7 @@ from vision.render import Conditions, TableRenderer, View
 from vision.synthetic import demo_piece
 
 Reader = Callable[[VisionPipeline, Image], SettledView]
+pytestmark = pytest.mark.xdist_group("vision_lens")  # the module on one worker: its fixtures once
 COND = Conditions(blur_sigma=0.8, noise_sigma=2.0)
 
 

@@ -21,6 +21,7 @@ from controller.game.owner import GameOwner
 from controller.game.store import EventLog, LogReader
 from rules.registry import GAMES
 
+pytestmark = pytest.mark.xdist_group("malformed")  # the module on one worker: its fixtures once
 PIN = "4321"
 HOST = {"X-Table-Pin": PIN}
 JSON = {"Content-Type": "application/json", **HOST}

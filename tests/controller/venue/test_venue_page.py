@@ -19,6 +19,7 @@ from venue_testkit import PASSWORDS, VENUE, settings, wait_until
 from controller.venue.broker import Mosquitto, free_port
 from controller.venue.table import PlayingTable
 
+pytestmark = pytest.mark.xdist_group("venue_page")  # the module on one worker: its fixtures once
 ROOT = Path(__file__).resolve().parents[3]
 ARTIFACTS = ROOT / ".artifacts"
 MAIN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"

@@ -18,6 +18,9 @@ import httpx
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
+pytestmark = pytest.mark.xdist_group(
+    "computer_players"
+)  # the module on one worker: its fixtures once
 ARTIFACTS = Path(__file__).resolve().parents[3] / ".artifacts"
 CHROMIUM = "/usr/bin/chromium"
 MAIN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"

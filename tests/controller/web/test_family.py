@@ -18,6 +18,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
+pytestmark = pytest.mark.xdist_group("family")  # the module on one worker: its fixtures once
 ROOT = Path(__file__).resolve().parents[3]
 ARTIFACTS = ROOT / ".artifacts"
 CHROMIUM = "/usr/bin/chromium"
