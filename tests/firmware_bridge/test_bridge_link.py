@@ -14,16 +14,9 @@ from firmware_bridge.messages import AckStatus, Color, ScanSettings, Square
 from firmware_bridge.session import LinkState, LinkStateChanged
 from hardware.firmware.board import SensorBoard
 from hardware.virtual_board import VirtualBoard
+from tests.support.waiting import wait_until
 
 FAST_BACKOFF = Backoff(initial_s=0.02, max_s=0.2)
-
-
-def wait_until(predicate, timeout=5.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what} not reached within {timeout} s")
-        time.sleep(0.005)
 
 
 def occupied(link, row, col):

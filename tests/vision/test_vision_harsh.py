@@ -5,8 +5,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-from vision_testkit import STICKERS
 
+from tests.vision.vision_testkit import STICKERS
 from vision.geometry import BoardGeometry
 from vision.markers import Image
 from vision.pipeline import VisionPipeline

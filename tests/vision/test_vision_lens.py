@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from vision_testkit import STICKERS
 
 import rules
 from controller.vision_bridge import board_geometry
+from tests.vision.vision_testkit import STICKERS
 from vision.calibration import Calibrator, project
 from vision.geometry import BoardGeometry
 from vision.lens import Lens, load_lens, save_lens

@@ -2,8 +2,7 @@
 
 from collections.abc import Callable
 
-from vision_testkit import STICKERS
-
+from tests.vision.vision_testkit import STICKERS
 from vision.geometry import BoardGeometry, CornerMark
 from vision.markers import Image
 from vision.pipeline import VisionPipeline

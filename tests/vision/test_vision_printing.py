@@ -7,7 +7,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from vision_testkit import STICKERS
 
 import rules
 from controller.cli import main
@@ -23,6 +22,7 @@ from rules.physical import (
     Piece,
     PlacedPiece,
 )
+from tests.vision.vision_testkit import STICKERS
 from vision.geometry import BoardGeometry, MarkerFamily
 from vision.markers import detect, make_corner_detector
 from vision.printing import PrintSettings, mat_pages, pdf_bytes, png_bytes, sticker_pages

@@ -9,7 +9,6 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +16,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from controller.api.app import create_app
-from controller.game.access import SeatTokens
 from controller.game.live import DISK_FULL, LiveGame
-from controller.game.owner import GameOwner
-from controller.game.store import EventLog, LogReader
+from controller.game.store import LogReader
 from controller.table.service import ServiceSettings, TableService
-
-PIN = "4321"
-HOST = {"X-Table-Pin": PIN}
+from tests.support.api import HOST, PIN, BareTable
+from tests.support.waiting import wait_until
 
 
 def fill_disk(game: LiveGame) -> None:
@@ -50,27 +46,6 @@ def free_disk(game: LiveGame) -> None:
     game.log.db.execute("PRAGMA max_page_count = 1073741823")
 
 
-class Control:
-    def __init__(self, path: Path) -> None:
-        self.owner = GameOwner(LiveGame(EventLog(path))).start()
-        self.reader = LogReader(path)
-        self.pin = PIN
-        self.tokens = SeatTokens()
-
-    def recalibrate(self) -> bool:
-        return False
-
-    def camera_jpeg(self) -> bytes | None:
-        return None
-
-
-@pytest.fixture
-def control(tmp_path: Path) -> Iterator[Control]:
-    control = Control(tmp_path / "log.sqlite3")
-    yield control
-    control.owner.stop()
-
-
 def _snapshot(client: TestClient) -> dict[str, Any]:
     with client.stream("GET", "/api/stream") as r:
         for line in r.iter_lines():
@@ -79,7 +54,7 @@ def _snapshot(client: TestClient) -> dict[str, Any]:
     raise AssertionError("no snapshot")
 
 
-def test_a_full_disk_is_a_503_and_said_to_everyone_until_space_returns(control: Control) -> None:
+def test_a_full_disk_is_a_503_and_said_to_everyone_until_space_returns(control: BareTable) -> None:
     client = TestClient(create_app(control))
     start = {"game": "offtherails", "options": {"players": 2}}
     assert client.post("/api/games", json=start, headers=HOST).status_code == 200
@@ -102,15 +77,6 @@ def test_a_full_disk_is_a_503_and_said_to_everyone_until_space_returns(control: 
     assert _snapshot(client)["store"]["state"] == "ok"
 
 
-def _until(check: Callable[[], bool], seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_play_resumes_by_itself_when_space_returns(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -120,17 +86,17 @@ def test_play_resumes_by_itself_when_space_returns(
     service.start()
     try:
         reader = LogReader(tmp_path / "railtable.sqlite3")
-        assert _until(lambda: reader.last_id() > 3, 30)  # the bots play
+        wait_until(lambda: reader.last_id() > 3, 30, every=0.05)  # the bots play
         service.owner.call_sync(fill_disk)
         store = lambda: service.owner.snapshot.status()["store"]  # noqa: E731
-        assert _until(lambda: store()["state"] == "failing", 30)
+        wait_until(lambda: store()["state"] == "failing", 30, every=0.05)
         assert store()["detail"] == DISK_FULL
         rows = reader.last_id()
         time.sleep(1.0)
         assert reader.last_id() == rows  # paused: nothing half-written, no bot moving on
         service.owner.call_sync(free_disk)  # space returns; nobody touches a phone
-        assert _until(lambda: store()["state"] == "ok", 30)
-        assert _until(lambda: reader.last_id() > rows + 3, 30)  # the bots play on
+        wait_until(lambda: store()["state"] == "ok", 30, every=0.05)
+        wait_until(lambda: reader.last_id() > rows + 3, 30, every=0.05)  # the bots play on
         assert service.owner.call_sync(
             lambda game: game.log.replay(game.record).to_json() == game.state.to_json()
         )

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,44 +12,19 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.api.app import create_app
 from controller.api.models import MAX_DETAIL
-from controller.game.access import SeatTokens
-from controller.game.live import LiveGame
-from controller.game.owner import GameOwner
-from controller.game.store import EventLog, LogReader
 from rules.registry import GAMES
+from tests.support.api import HOST, api_client, start_game
 
 pytestmark = pytest.mark.xdist_group("malformed")  # the module on one worker: its fixtures once
-PIN = "4321"
-HOST = {"X-Table-Pin": PIN}
 JSON = {"Content-Type": "application/json", **HOST}
-
-
-class Control:
-    def __init__(self, path: Path) -> None:
-        self.owner = GameOwner(LiveGame(EventLog(path))).start()
-        self.reader = LogReader(path)
-        self.pin = PIN
-        self.tokens = SeatTokens()
-
-    def recalibrate(self) -> bool:
-        return False
-
-    def camera_jpeg(self) -> bytes | None:
-        return None
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    control = Control(tmp_path_factory.mktemp("log") / "log.sqlite3")
-    client = TestClient(create_app(control), raise_server_exceptions=False)
-    r = client.post(
-        "/api/games", json={"game": "offtherails", "options": {"players": 2}}, headers=HOST
-    )
-    assert r.status_code == 200
-    yield client
-    control.owner.stop()
+    with api_client(tmp_path_factory.mktemp("log"), raise_server_exceptions=False) as client:
+        start_game(client)
+        yield client
 
 
 def _one_short_line(r: Any) -> None:

@@ -10,8 +10,7 @@ import sys
 from pathlib import Path
 
 from controller.bench.load import Seen, _changes, run
-
-MAIN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
+from tests.support.serving import MAIN
 
 
 def test_a_short_load_gives_every_figure() -> None:

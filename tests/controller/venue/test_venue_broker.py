@@ -9,13 +9,14 @@ from pathlib import Path
 
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
-from venue_testkit import PASSWORDS, VENUE, settings, wait_until
 
 from controller.venue.broker import Mosquitto
 from controller.venue.contract import Leaf, table_topic
 from controller.venue.evening import Evening
 from controller.venue.listener import VenueListener
 from controller.venue.table import PlayingTable
+from tests.controller.venue.venue_testkit import PASSWORDS, VENUE, settings
+from tests.support.waiting import wait_until
 
 
 def _venue(broker: Mosquitto, path: Path | str = ":memory:", cid: str = "") -> VenueListener:

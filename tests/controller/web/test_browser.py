@@ -14,50 +14,23 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
-from tests.controller.serving import free_port
+from tests.support.browser import chromium
+from tests.support.serving import MAIN, free_port, running
 
 pytestmark = pytest.mark.xdist_group("browser")  # the module on one worker: its fixtures once
 ROOT = Path(__file__).resolve().parents[3]
 ARTIFACTS = ROOT / ".artifacts"
-CHROMIUM = "/usr/bin/chromium"
-MAIN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
 PIN = "2468"
 
 
 def _serve(data: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            MAIN,
-            "serve",
-            "--data",
-            str(data),
-            "--port",
-            str(port),
-            "--seed",
-            "5",
-            "--players",
-            "2",
-            "--pin",
-            PIN,
-            *extra,
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(url + "/api/status", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    return process, url
+    command = [sys.executable, "-c", MAIN, "serve", "--data", str(data), "--port", str(port),
+               "--seed", "5", "--players", "2", "--pin", PIN, *extra]  # fmt: skip
+    return running(command, url), url
 
 
 ANSWER_S = 30.0  # how long the served table may take to answer beside another test worker
@@ -93,15 +66,9 @@ def quiet_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
-        )  # fmt: skip
-        yield chromium
-        chromium.close()
+def browser() -> Iterator[Browser]:
+    with chromium() as launched:
+        yield launched
 
 
 def _phone(browser: object) -> Page:
