@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-import time
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from controller.api.app import create_app
 from controller.game.live import DISK_FULL, LiveGame
-from controller.game.store import LogReader
+from controller.game.store import EventLog, LogReader, StoreError
 from controller.table.service import ServiceSettings, TableService
 from tests.support.api import HOST, PIN, BareTable
 from tests.support.waiting import wait_until
@@ -77,8 +76,25 @@ def test_a_full_disk_is_a_503_and_said_to_everyone_until_space_returns(control: 
     assert _snapshot(client)["store"]["state"] == "ok"
 
 
+def _refused_writes(service: TableService, monkeypatch: pytest.MonkeyPatch) -> list[StoreError]:
+    """From now on, each write to the service's event log that fails, as it fails."""
+    log: EventLog = service.owner.call_sync(lambda game: game.log)
+    append = log.append
+    refused: list[StoreError] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return append(*args, **kwargs)
+        except StoreError as error:
+            refused.append(error)
+            raise
+
+    monkeypatch.setattr(log, "append", counted)
+    return refused
+
+
 def test_play_resumes_by_itself_when_space_returns(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings = ServiceSettings(data_dir=tmp_path, pin=PIN, players=2, seed=4, camera="none",
                                bot_period_s=0.05, tick_s=0.02, mistake_rate=0.0)  # fmt: skip
@@ -92,7 +108,10 @@ def test_play_resumes_by_itself_when_space_returns(
         wait_until(lambda: store()["state"] == "failing", 30, every=0.05)
         assert store()["detail"] == DISK_FULL
         rows = reader.last_id()
-        time.sleep(1.0)
+        refused = _refused_writes(service, monkeypatch)
+        # the table is judged again once a second while the log cannot be written: two refused
+        # writes prove the bots' move was tried again and nothing got through
+        wait_until(lambda: len(refused) >= 2, 30, every=0.05)
         assert reader.last_id() == rows  # paused: nothing half-written, no bot moving on
         service.owner.call_sync(free_disk)  # space returns; nobody touches a phone
         wait_until(lambda: store()["state"] == "ok", 30, every=0.05)
