@@ -8,10 +8,10 @@ import logging
 from pathlib import Path
 
 import pytest
+import segno
 from fastapi.testclient import TestClient
 from pytest_mock import MockerFixture
 
-from controller.api import host_routes
 from controller.api.app import create_app
 from controller.serve import PhoneAddress, follow_address
 from tests.support.api import HOST, BareTable, start_game
@@ -46,7 +46,7 @@ def test_a_seats_qr_code_carries_the_address_of_now(tmp_path: Path, mocker: Mock
     found = [LATE_WIFI[0]]
     address = PhoneAddress(lambda: found[0], every_s=0.0)
     control = BareTable(tmp_path / "log.sqlite3")
-    drawn = mocker.spy(host_routes.segno, "make")
+    drawn = mocker.spy(segno, "make")
     try:
         client = TestClient(create_app(control, address))
         start_game(client, seed=1)

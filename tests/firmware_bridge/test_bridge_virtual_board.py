@@ -11,7 +11,7 @@ import pytest
 
 from firmware_bridge.link import Backoff, BoardLink
 from firmware_bridge.messages import Color, ProtocolVersionError, Square
-from firmware_bridge.session import LinkState, OccupancyChanged
+from firmware_bridge.session import BoardEvent, LinkState, OccupancyChanged
 from hardware.firmware import protocol
 from hardware.virtual_board import Faults, VirtualBoard
 from tests.support.waiting import wait_until
@@ -208,7 +208,7 @@ def test_events_arrive_through_an_async_iterator_and_health_serialises(board):
             waiting = asyncio.ensure_future(anext(events))
             await asyncio.sleep(0)  # the iterator is now subscribed
             board.place(6, 1)
-            seen = []
+            seen: list[BoardEvent] = []
             while not any(isinstance(e, OccupancyChanged) and e.changes for e in seen):
                 seen.append(await asyncio.wait_for(waiting, 5))
                 waiting = asyncio.ensure_future(anext(events))

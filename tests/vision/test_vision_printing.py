@@ -76,7 +76,8 @@ def test_pdf_is_a4_with_one_page_per_image_and_a_valid_xref(board: BoardGeometry
 def test_png_records_its_resolution() -> None:
     image = np.arange(12, dtype=np.uint8).reshape(3, 4)
     data = png_bytes(image, 300)
-    assert np.array_equal(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE), image)
+    decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
+    assert decoded is not None and np.array_equal(decoded, image)
     i = data.index(b"pHYs")
     assert data[i + 4 : i + 13] == (11811).to_bytes(4, "big") * 2 + b"\x01"
 

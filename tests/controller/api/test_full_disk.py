@@ -76,6 +76,12 @@ def test_a_full_disk_is_a_503_and_said_to_everyone_until_space_returns(control: 
     assert _snapshot(client)["store"]["state"] == "ok"
 
 
+def _replayed_as_played(game: LiveGame) -> bool:
+    """Whether the open game's rows, replayed, give the game as it is being played."""
+    assert game.record is not None and game.state is not None
+    return game.log.replay(game.record).to_json() == game.state.to_json()
+
+
 def _refused_writes(service: TableService, monkeypatch: pytest.MonkeyPatch) -> list[StoreError]:
     """From now on, each write to the service's event log that fails, as it fails."""
     log: EventLog = service.owner.call_sync(lambda game: game.log)
@@ -104,7 +110,10 @@ def test_play_resumes_by_itself_when_space_returns(
         reader = LogReader(tmp_path / "railtable.sqlite3")
         wait_until(lambda: reader.last_id() > 3, 30, every=0.05)  # the bots play
         service.owner.call_sync(fill_disk)
-        store = lambda: service.owner.snapshot.status()["store"]  # noqa: E731
+
+        def store() -> dict[str, Any]:
+            return dict(service.owner.snapshot.status()["store"])
+
         wait_until(lambda: store()["state"] == "failing", 30, every=0.05)
         assert store()["detail"] == DISK_FULL
         rows = reader.last_id()
@@ -116,9 +125,7 @@ def test_play_resumes_by_itself_when_space_returns(
         service.owner.call_sync(free_disk)  # space returns; nobody touches a phone
         wait_until(lambda: store()["state"] == "ok", 30, every=0.05)
         wait_until(lambda: reader.last_id() > rows + 3, 30, every=0.05)  # the bots play on
-        assert service.owner.call_sync(
-            lambda game: game.log.replay(game.record).to_json() == game.state.to_json()
-        )
+        assert service.owner.call_sync(_replayed_as_played)
         said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
         assert said == [
             f"{DISK_FULL}: event log {reader.path} cannot be written: database or disk is full"

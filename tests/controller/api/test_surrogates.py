@@ -151,8 +151,8 @@ def _game(conn: Connection, control: BareTable) -> dict[str, str]:
     assert code == 200
     for seat in range(3):
         conn.ask("POST", f"/api/seats/{seat}/computer", HOST, b'{"level": null}')
-    seat = control.owner.call_sync(lambda g: g.state.current_player if g.state else 0)
-    code, _, token = conn.ask("POST", f"/api/seats/{max(seat, 0)}/token", HOST)
+    turn = control.owner.call_sync(lambda g: g.state.current_player if g.state else 0)
+    code, _, token = conn.ask("POST", f"/api/seats/{max(turn or 0, 0)}/token", HOST)
     assert code == 200, token
     return {"X-Seat-Token": json.loads(token)["token"]}
 

@@ -120,7 +120,7 @@ def _stream_snapshot(client: TestClient, headers: dict[str, str]) -> str:
         lines = r.iter_lines()
         while next(lines) != "event: snapshot":
             pass
-        return next(lines)
+        return str(next(lines))
 
 
 def test_no_audience_sees_the_secret_and_the_host_gets_it_once_the_game_is_over(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable, Mapping
 
 import pytest
 
@@ -26,10 +27,12 @@ OTR = rules.game_info("offtherails")
 REFEREE = Referee.for_game(OTR)
 
 
-def _seen(info: rules.GameInfo, state: State, table: dict[str, object]) -> Observation:
+def _seen(
+    info: rules.GameInfo, state: State, table: Mapping[str, Iterable[PlacedPiece]]
+) -> Observation:
     assert info.layout is not None
     names = [loc.name for loc in info.layout(state.options).locations]
-    return Observation.exact(TableObservation.of(table), names)  # type: ignore[arg-type]
+    return Observation.exact(TableObservation.of(table), names)
 
 
 def _resolve(state: State) -> None:
@@ -62,7 +65,9 @@ def _collision(options: dict[str, object] | None = None) -> State:
     return rules.state_from_json(data)
 
 
-def _table_after(state: State, actions: list[dict[str, object]]) -> dict[str, object]:
+def _table_after(
+    state: State, actions: list[dict[str, object]]
+) -> dict[str, tuple[PlacedPiece, ...]]:
     with state.applied([]):
         for action in actions:
             state.apply(action)
@@ -288,7 +293,7 @@ def test_the_bench_counts_a_speed_change_read_to_explain_another_seats_move() ->
     taken: list[Action] = []
     follow(
         _ReadsAnotherSeatsMove(reading), state, _seen(OTR, state, seen), table, reading, "", taken
-    )  # type: ignore[arg-type]
+    )
     assert [a.TYPE for a in taken] == ["set_speed"]
 
 

@@ -108,8 +108,8 @@ def test_a_device_that_fails_to_open_closes_the_ones_opened_before(mocker: Mocke
     assert health["state"] == "degraded" and "Invalid argument" in health["detail"]
     assert health["pins"] == "mock" and "the mock pins failed" in health["detail"]
     mocker.stopall()
-    for pin in (5, 6, 17, 27, 12):  # the pins opened first were let go: free to open again
-        LED(pin, pin_factory=factory).close()
+    for number in (5, 6, 17, 27, 12):  # the pins opened first were let go: free to open again
+        LED(number, pin_factory=factory).close()
 
 
 def test_the_status_names_the_pins_in_use() -> None:

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from controller.game.store import EventKind, EventLog
+from controller.simulated.camera import SimulatedCamera
 from controller.table.service import ServiceSettings, TableService
 
 
@@ -96,6 +97,7 @@ def test_pulled_cables_degrade_and_recover_without_a_restart(tmp_path: Path) -> 
         lost = status()["board"]
         assert lost["since"] > 0 and status()["mode"] == "camera_only"
         assert await _until(service, lambda: status()["board"]["state"] == "connected", 20)
+        assert isinstance(service.camera, SimulatedCamera)
         service.camera.unplug(1.0)
         assert await _until(service, lambda: status()["camera"]["state"] == "disconnected", 10)
         assert await _until(service, lambda: status()["mode"] == "sensors_only", 5)
@@ -177,7 +179,6 @@ def test_a_real_camera_source_feeds_the_referee(tmp_path: Path) -> None:
     import cv2
 
     from controller.simulated.table import PhysicalTable
-    from controller.table.service import SimulatedCamera
     from rules.registry import game_info
 
     info = game_info("offtherails")
@@ -185,7 +186,7 @@ def test_a_real_camera_source_feeds_the_referee(tmp_path: Path) -> None:
     layout, catalogue = info.layout({}), info.catalogue()
     camera = SimulatedCamera(PhysicalTable(layout, catalogue), layout, catalogue)
     video = tmp_path / "table.avi"
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (1280, 720))
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 10, (1280, 720))
     for _ in range(40):
         writer.write(camera.frame())
     writer.release()
