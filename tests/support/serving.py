@@ -36,13 +36,15 @@ def answering(url: str) -> bool:
 
 
 def running(command: list[str], url: str) -> subprocess.Popen[bytes]:
-    """`command`, a service, started and answering at `url` (killed if not within 30 s)."""
+    """`command`, a service, started and answering at `url` (killed if not within a minute)."""
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        wait_until(lambda: answering(url), 30, "the service answering", every=0.1)
+        wait_until(lambda: answering(url) or process.poll() is not None, 60, "the service", 0.1)
     except AssertionError:
         process.kill()
         raise
+    if process.poll() is not None:
+        raise AssertionError(f"the service stopped before answering: exit {process.returncode}")
     return process
 
 
