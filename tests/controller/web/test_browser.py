@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, Page
 
 from tests.support.browser import chromium
 from tests.support.serving import MAIN, free_port, running
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.xdist_group("browser")  # the module on one worker: its fixtures once
 ROOT = Path(__file__).resolve().parents[3]
@@ -119,10 +120,13 @@ def test_the_host_undoes_a_move_from_the_page(table: str, browser: object) -> No
     before = len(_get(table + "/api/events?after=0").json())
     page.click("#undo")
     page.click("#confirm-yes")  # the host is asked first
-    page.wait_for_timeout(1000)
-    kinds = [e["kind"] for e in _get(table + "/api/events?after=0").json()]
+
+    def kinds() -> list[str]:
+        return [e["kind"] for e in _get(table + "/api/events?after=0").json()]
+
+    wait_until(lambda: "undo" in kinds(), 30, "the host's undo in the log", every=0.2)
     page.screenshot(path=str(ARTIFACTS / "phone-host.png"))
-    assert len(kinds) > before and "undo" in kinds
+    assert len(kinds()) > before
 
 
 def test_a_player_joins_by_the_seat_link_and_answers(quiet_table: str, browser: object) -> None:
