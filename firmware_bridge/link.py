@@ -7,7 +7,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
 from concurrent.futures import Future, InvalidStateError
 from dataclasses import asdict, dataclass
 from queue import Empty, SimpleQueue
@@ -392,7 +392,7 @@ class BoardLink:
             last_internal_error=self._last_internal_error,
         )
 
-    async def events(self) -> AsyncIterator[BoardEvent]:
+    async def events(self) -> AsyncGenerator[BoardEvent, None]:
         """Events from the first iteration on, delivered on the iterating event loop.
 
         The iteration ends after the STOPPED state change once stop() has run.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request
@@ -105,7 +105,7 @@ class CountedStream(StreamingResponse):
             self.slot.release()
 
 
-async def _events(table: TableDep, who: Asker, after: int | None) -> AsyncIterator[bytes]:
+async def _events(table: TableDep, who: Asker, after: int | None) -> AsyncGenerator[bytes, None]:
     owner = table.owner
     subscriber = Subscriber(asyncio.get_running_loop())
     snap, last = owner.subscribe(subscriber)

@@ -8,13 +8,13 @@ import logging
 from pathlib import Path
 
 import pytest
+import segno
 from fastapi.testclient import TestClient
 from pytest_mock import MockerFixture
 
-from controller.api import host_routes
 from controller.api.app import create_app
 from controller.serve import PhoneAddress, follow_address
-from tests.controller.api.test_api import HOST, Control, _start
+from tests.support.api import HOST, BareTable, start_game
 
 LATE_WIFI = ["http://localhost:8080/", "http://192.168.1.20:8080/"]
 
@@ -45,11 +45,11 @@ def test_the_address_is_looked_up_again_when_old(caplog: pytest.LogCaptureFixtur
 def test_a_seats_qr_code_carries_the_address_of_now(tmp_path: Path, mocker: MockerFixture) -> None:
     found = [LATE_WIFI[0]]
     address = PhoneAddress(lambda: found[0], every_s=0.0)
-    control = Control(tmp_path / "log.sqlite3")
-    drawn = mocker.spy(host_routes.segno, "make")
+    control = BareTable(tmp_path / "log.sqlite3")
+    drawn = mocker.spy(segno, "make")
     try:
         client = TestClient(create_app(control, address))
-        _start(client)
+        start_game(client, seed=1)
         assert client.get("/api/seats/1/qr", headers=HOST).status_code == 200
         found[0] = LATE_WIFI[1]
         assert client.get("/api/seats/1/qr", headers=HOST).status_code == 200

@@ -11,19 +11,12 @@ import serial
 import firmware_bridge.link as link_module
 from firmware_bridge.link import Backoff, BoardLink, BoardRefused, LinkStopped, open_serial_url
 from firmware_bridge.messages import AckStatus, Color, ScanSettings, Square
-from firmware_bridge.session import LinkState, LinkStateChanged
+from firmware_bridge.session import BoardEvent, LinkState, LinkStateChanged, Session
 from hardware.firmware.board import SensorBoard
 from hardware.virtual_board import VirtualBoard
+from tests.support.waiting import wait_until
 
 FAST_BACKOFF = Backoff(initial_s=0.02, max_s=0.2)
-
-
-def wait_until(predicate, timeout=5.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what} not reached within {timeout} s")
-        time.sleep(0.005)
 
 
 def occupied(link, row, col):
@@ -96,7 +89,7 @@ def test_open_serial_url_closes_the_port_when_flushing_fails(monkeypatch):
 
 
 def test_a_bug_outside_the_conversation_is_counted_and_the_link_goes_on(board, monkeypatch):
-    real_session = link_module.Session
+    real_session = Session
     calls = []
 
     def flaky_session(*args, **kwargs):
@@ -131,7 +124,7 @@ def test_stop_fails_requests_queued_while_unplugged():
         link.set_leds({Square(0, 0): Color(0, 0, 0)}).result(timeout=5)
 
 
-def test_a_request_racing_stop_is_failed_not_forgotten():
+def test_a_request_racing_stop_is_failed_not_forgotten(monkeypatch):
     link = BoardLink("/nonexistent/railtable-board", backoff=FAST_BACKOFF).start()
     stoppers = []
 
@@ -151,7 +144,7 @@ def test_a_request_racing_stop_is_failed_not_forgotten():
         def get_nowait(self):
             return self.queue.get_nowait()
 
-    link._requests = StopWhilePutting(link._requests)
+    monkeypatch.setattr(link, "_requests", StopWhilePutting(link._requests))
     future = link.set_leds({Square(0, 0): Color(1, 2, 3)})
     for stopper in stoppers:
         stopper.join(5)
@@ -160,7 +153,7 @@ def test_a_request_racing_stop_is_failed_not_forgotten():
 
 
 def test_stop_ends_event_iterators_with_a_stopped_state(board):
-    recorder = []
+    recorder: list[BoardEvent] = []
 
     async def watch():
         link = BoardLink(str(board.path), on_event=recorder.append, backoff=FAST_BACKOFF).start()

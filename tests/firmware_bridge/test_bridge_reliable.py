@@ -4,6 +4,7 @@ import pytest
 
 from firmware_bridge.messages import AckStatus, Hello, RequestSnapshot
 from firmware_bridge.reliable import (
+    Completion,
     Outcome,
     ReliableSender,
     RetransmitPolicy,
@@ -11,6 +12,13 @@ from firmware_bridge.reliable import (
 )
 
 POLICY = RetransmitPolicy(initial_rto_s=0.1, min_rto_s=0.025, max_rto_s=2.0, max_attempts=4)
+
+
+def _deadline(sender: ReliableSender) -> float:
+    """When the request in flight is next due: there is one."""
+    deadline = sender.next_deadline()
+    assert deadline is not None
+    return deadline
 
 
 def test_rto_follows_rfc6298_and_stays_within_bounds():
@@ -45,7 +53,7 @@ def test_retransmits_with_backoff_keep_the_sequence_number_then_give_up():
     sender.submit(Hello())
     times = []
     now = 0.0
-    ended = []
+    ended: list[Completion] = []
     while not ended and now < 10:
         sends, ended = sender.poll(now)
         times += [(now, s.seq, s.attempt) for s in sends]
@@ -94,16 +102,17 @@ def test_default_timeout_doubles_up_to_250_ms_and_returns_after_an_ack_or_giving
     now, deadlines = 1.0, []
     sender.poll(now)
     for _ in range(4):
-        now = sender.next_deadline()
+        now = _deadline(sender)
         sender.poll(now)
-        deadlines.append(round(sender.next_deadline() - now, 3))
+        deadlines.append(round(_deadline(sender) - now, 3))
     assert deadlines == [0.06, 0.12, 0.24, 0.25]  # doubled, then held at the 250 ms cap
+    assert sender._in_flight is not None
     sender.acknowledge(sender._in_flight.seq, AckStatus.OK, now + 0.01)
     assert sender.rto.rto_s == measured  # an ACK after retransmissions: back to the measure
     sender.submit(Hello())
     sender.poll(10.0)
-    ended = []
+    ended: list[Completion] = []
     while not ended:
-        _, ended = sender.poll(sender.next_deadline())
+        _, ended = sender.poll(_deadline(sender))
     assert ended[0].outcome is Outcome.GAVE_UP and ended[0].attempts == 6
     assert sender.rto.rto_s == measured  # and after giving up

@@ -78,7 +78,8 @@ def test_handshake_connects_and_reports_the_first_snapshot():
     wire = Wire()
     wire.step(20)
     assert wire.session.state is LinkState.CONNECTED
-    assert wire.session.identity.rows == 4 and wire.session.identity.boot_id == 0x1111
+    identity = wire.session.identity
+    assert identity is not None and identity.rows == 4 and identity.boot_id == 0x1111
     first = next(e for e in wire.events if isinstance(e, OccupancyChanged))
     assert first.previous is None and first.occupancy.occupied == frozenset()
 
@@ -152,7 +153,7 @@ def test_five_percent_corruption_loses_no_change_and_invents_none(seed):
     wire.corruption = 0.05
     wire.intent.leds.update({Square(i, i): Color(i, 0, 0) for i in range(8)})
     wire.step(300)
-    truth_history = {}
+    truth_history: dict[Square, list[bool]] = {}
     for _ in range(60):
         square = (wire.rng.randrange(8), wire.rng.randrange(8))
         if square in wire.hardware.magnets:
@@ -164,7 +165,7 @@ def test_five_percent_corruption_loses_no_change_and_invents_none(seed):
     wire.step(3000)
     assert wire.session.state is LinkState.CONNECTED
     truth = frozenset(Square(r, c) for r, c in wire.hardware.magnets)
-    assert wire.session.occupancy.occupied == truth
+    assert wire.session.occupancy is not None and wire.session.occupancy.occupied == truth
     # Every reported change is one the table really made, in order, per square.
     for square in {c.square for c in wire.changes()}:
         reported = [c.occupied for c in wire.changes() if c.square == square]
@@ -200,7 +201,7 @@ def asks_sent(frames):
     )
 
 
-def test_quiet_and_silence_limits_follow_the_acknowledged_heartbeat():
+def test_quiet_and_silence_limits_follow_the_acknowledged_heartbeat(monkeypatch):
     wire = Wire()
     wire.intent.scan = ScanSettings(heartbeat_ms=5000)
     wire.step(100)
@@ -213,12 +214,13 @@ def test_quiet_and_silence_limits_follow_the_acknowledged_heartbeat():
         sent.append(out)
         return out
 
-    wire.session.take_output = recording
+    monkeypatch.setattr(wire.session, "take_output", recording)
     wire.step(15000)  # an idle table: a heartbeat every 5 s answers every question
     assert asks_sent(sent) == 0
     assert wire.session.state is LinkState.CONNECTED
     # The board falls silent: lost after six heartbeats, not after the default's 3 s.
     last = wire.session.last_frame_at
+    assert last is not None
     wire.session.poll(last + 10.0)
     with pytest.raises(LinkLost, match="silent"):
         wire.session.poll(last + 30.5)
@@ -230,6 +232,7 @@ def test_the_default_heartbeat_keeps_the_default_limits():
     assert wire.session.quiet_after_s == pytest.approx(0.6)
     assert wire.session.silence_timeout_s == pytest.approx(3.0)
     last = wire.session.last_frame_at
+    assert last is not None
     with pytest.raises(LinkLost, match="silent"):
         wire.session.poll(last + 3.1)
 
@@ -299,6 +302,7 @@ def test_malformed_reports_are_ignored_and_counted_but_their_numbers_still_count
     wire.step(50)
     session = wire.session
     seq = session._expected_seq
+    assert seq is not None
     good = session.occupancy
     # A snapshot of another matrix than the board's, then an ACK of an unknown status, with a
     # frame number skipped between them (the golden vectors hold the other malformed kinds).
@@ -315,6 +319,7 @@ def test_the_stalled_frame_timer_runs_from_the_first_byte_of_a_frame():
     wire.step(50)
     session = wire.session
     assert not session._snapshot_wanted
+    assert session._expected_seq is not None
     frame = protocol.encode_frame(session._expected_seq, MT.ACK, bytes((0, 0)))
     start = wire.now_ms / 1000
     session.receive(frame[:3], start)  # a frame starts ...

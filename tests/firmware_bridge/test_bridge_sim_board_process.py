@@ -8,7 +8,7 @@ import time
 
 from firmware_bridge.link import Backoff, BoardLink
 from firmware_bridge.messages import Square
-from firmware_bridge.session import OccupancyChanged
+from firmware_bridge.session import BoardEvent, OccupancyChanged
 
 RAILTABLE = [sys.executable, "-c", "import sys; from controller.cli import main; sys.exit(main())"]
 
@@ -26,7 +26,7 @@ def test_sim_board_process_serves_the_link_and_cleans_up_on_sigterm(tmp_path):
         assert process.stdout is not None and process.stdin is not None
         printed = process.stdout.readline().strip()
         assert printed == str(path) and os.path.islink(path)
-        seen = []
+        seen: list[BoardEvent] = []
         link = BoardLink(printed, on_event=seen.append, backoff=Backoff(0.02, 0.2)).start()
         try:
             link.wait_connected(10)

@@ -10,6 +10,7 @@ from firmware_bridge.messages import (
     Ack,
     AckStatus,
     Color,
+    Command,
     Hello,
     Identity,
     MessageError,
@@ -116,7 +117,7 @@ def test_host_commands_encode_to_golden_bytes():
         leds["cols"], tuple((Square(r, c), Color(R, G, B)) for r, c, R, G, B in leds["leds"])
     )
     scan = FRAMES["set_scan"]["message"]
-    cases = [
+    cases: list[tuple[str, Command]] = [
         ("hello", Hello()),
         ("request_snapshot", RequestSnapshot()),
         ("set_leds_with_escapes", set_leds),

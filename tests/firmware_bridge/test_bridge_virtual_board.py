@@ -11,19 +11,12 @@ import pytest
 
 from firmware_bridge.link import Backoff, BoardLink
 from firmware_bridge.messages import Color, ProtocolVersionError, Square
-from firmware_bridge.session import LinkState, OccupancyChanged
+from firmware_bridge.session import BoardEvent, LinkState, OccupancyChanged
 from hardware.firmware import protocol
 from hardware.virtual_board import Faults, VirtualBoard
+from tests.support.waiting import wait_until
 
 FAST_BACKOFF = Backoff(initial_s=0.02, max_s=0.2)
-
-
-def wait_until(predicate, timeout=5.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what} not reached within {timeout} s")
-        time.sleep(0.005)
 
 
 class Table:
@@ -215,7 +208,7 @@ def test_events_arrive_through_an_async_iterator_and_health_serialises(board):
             waiting = asyncio.ensure_future(anext(events))
             await asyncio.sleep(0)  # the iterator is now subscribed
             board.place(6, 1)
-            seen = []
+            seen: list[BoardEvent] = []
             while not any(isinstance(e, OccupancyChanged) and e.changes for e in seen):
                 seen.append(await asyncio.wait_for(waiting, 5))
                 waiting = asyncio.ensure_future(anext(events))

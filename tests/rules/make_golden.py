@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import rules
 from rules.playout import Policy, choose
@@ -19,7 +20,7 @@ CASES: list[tuple[str, dict[str, object], int]] = [
 ]
 
 
-def playthrough(game: str, options: dict[str, object], seed: int) -> dict[str, object]:
+def playthrough(game: str, options: dict[str, object], seed: int) -> dict[str, Any]:
     state = rules.new_game(game, options, seed)
     rng = random.Random(seed)
     while not state.is_over:
@@ -40,7 +41,7 @@ def main() -> None:
         data = playthrough(game, options, seed)
         name = f"{game}_{options['players']}p_seed{seed}.json"
         (GOLDEN / name).write_text(json.dumps(data, indent=None, separators=(",", ":")) + "\n")
-        print(name, len(data["actions"]), "actions", data["final"]["scores"])  # type: ignore[index]
+        print(name, len(data["actions"]), "actions", data["final"]["scores"])
 
 
 if __name__ == "__main__":

@@ -178,6 +178,7 @@ def test_random_game_keeps_every_invariant(options: dict[str, Any], seed: int) -
         assert all(b >= a for a, b in zip(points, state.scores(), strict=True))  # never decrease
         points = state.scores()
         if isinstance(action, act.Play) and after["round"] == before["round"]:
+            assert seat is not None  # a card is played by a seat
             new = [s for s in after["arrived"] if s not in before["arrived"]]
             if options.get("arrival", "any_card") == "any_card":
                 routes = [s for s in range(players) if naive_route(after, s)]

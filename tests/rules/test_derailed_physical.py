@@ -130,6 +130,7 @@ def test_expected_table_shows_stations_top_cards_and_the_face_up_discard(players
 
 def test_a_card_turned_round_reads_three_quarter_turns() -> None:
     state = rules.new_game("derailed", {"players": 2, "hands": "table"}, 1)
+    assert isinstance(state, Derailed)
     for column, company in (("start", "A"), ("start", "B"), ("destination", "B"),
                             ("destination", "A")):  # fmt: skip
         state.apply(act.LayStation(Column(column), company))

@@ -209,7 +209,7 @@ def test_a_revoke_is_proven_when_the_withheld_company_is_played_later() -> None:
     assert state.current_player == 1 and len(state.d.trick) == 1
 
 
-def _seen(state: TrickOfTheRails, seat: int | None) -> tuple[object, list[object]]:
+def _seen(state: TrickOfTheRails, seat: int | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     history = [state.action_view(a, CHANCE, seat) for a in state.history]
     return state.view(seat), history
 

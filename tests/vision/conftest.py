@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from vision_testkit import read_still
 
+from tests.vision.vision_testkit import read_still
 from vision.geometry import BoardGeometry
 from vision.markers import Image
 from vision.pipeline import VisionPipeline

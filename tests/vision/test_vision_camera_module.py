@@ -193,11 +193,12 @@ def test_no_camera_module_is_said_once_and_retried_with_backoff(
     monkeypatch.setenv("RAILTABLE_STANDIN_CAMERAS", "0")
     looked: list[int] = []
     listing = picamera2.Picamera2.global_camera_info
-    monkeypatch.setattr(
-        picamera2.Picamera2,
-        "global_camera_info",
-        staticmethod(lambda: looked.append(1) or listing()),
-    )
+
+    def counted() -> list[dict[str, Any]]:
+        looked.append(1)
+        return listing()
+
+    monkeypatch.setattr(picamera2.Picamera2, "global_camera_info", staticmethod(counted))
     clock = Clock()
     source = _source(clock=clock, backoff=Backoff(first=1.0, longest=4.0))
     for _ in range(50):

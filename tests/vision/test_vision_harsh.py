@@ -5,8 +5,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-from vision_testkit import STICKERS
 
+from tests.vision.vision_testkit import STICKERS
 from vision.conditions import Conditions, Glare, Shadow
 from vision.drawing import PlacedMarker, freeze
 from vision.geometry import BoardGeometry

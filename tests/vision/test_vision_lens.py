@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from vision_testkit import STICKERS
 
 import rules
 from controller.vision_bridge import board_geometry
+from tests.vision.vision_testkit import STICKERS
 from vision.calibration import Calibrator, project
 from vision.conditions import Conditions
 from vision.geometry import BoardGeometry
@@ -23,6 +23,7 @@ from vision.render import TableRenderer, View
 from vision.synthetic import demo_piece
 
 Reader = Callable[[VisionPipeline, Image], SettledView]
+pytestmark = pytest.mark.xdist_group("vision_lens")  # the module on one worker: its fixtures once
 COND = Conditions(blur_sigma=0.8, noise_sigma=2.0)
 
 

@@ -2,8 +2,7 @@
 
 from collections.abc import Callable
 
-from vision_testkit import STICKERS
-
+from tests.vision.vision_testkit import STICKERS
 from vision.conditions import Conditions, Light
 from vision.geometry import BoardGeometry, CornerMark
 from vision.markers import Image
@@ -177,6 +176,7 @@ def test_annotated_jpeg_shows_the_settled_view(renderer: TableRenderer, read_sti
     read_still(pipeline, frame)
     data = pipeline.annotated_jpeg(frame)
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert image is not None  # a JPEG OpenCV reads back
     assert data[:2] == b"\xff\xd8" and image.shape == frame.shape
     b, g, r = (image[:, :, i].astype(int) for i in range(3))
     green = (g > b + 50) & (g > r + 50)

@@ -9,7 +9,6 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from vision_testkit import STICKERS
 
 import rules
 from controller.cli import main
@@ -25,6 +24,7 @@ from rules.physical import (
     Piece,
     PlacedPiece,
 )
+from tests.vision.vision_testkit import STICKERS
 from vision.geometry import BoardGeometry, MarkerFamily
 from vision.markers import detect, make_corner_detector
 from vision.printing import PrintSettings, mat_pages, pdf_bytes, png_bytes, sticker_pages
@@ -78,7 +78,8 @@ def test_pdf_is_a4_with_one_page_per_image_and_a_valid_xref(board: BoardGeometry
 def test_png_records_its_resolution() -> None:
     image = np.arange(12, dtype=np.uint8).reshape(3, 4)
     data = png_bytes(image, 300)
-    assert np.array_equal(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE), image)
+    decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
+    assert decoded is not None and np.array_equal(decoded, image)
     i = data.index(b"pHYs")
     assert data[i + 4 : i + 13] == (11811).to_bytes(4, "big") * 2 + b"\x01"
 

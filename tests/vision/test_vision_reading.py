@@ -5,8 +5,8 @@ import statistics
 from collections.abc import Callable
 
 import pytest
-from vision_testkit import STICKERS
 
+from tests.vision.vision_testkit import STICKERS
 from vision.conditions import Conditions, Light
 from vision.drawing import PlacedMarker, freeze
 from vision.geometry import BoardGeometry
@@ -42,7 +42,7 @@ def full_table(board: BoardGeometry, turn: int, case: int) -> dict[str, tuple[Pl
     rng = random.Random(turn * 10 + case)
     squares = [r.name for r in board.locations if not r.name.startswith("slot")]
     spots = rng.sample(squares, len(TILE_IDS) + len(CART_IDS))
-    content = {}
+    content: dict[str, tuple[PlacedMarker, ...]] = {}
     for spot, marker in zip(spots, TILE_IDS + CART_IDS, strict=True):
         piece = demo_piece(marker, (marker + turn) % 4, rng.uniform(-7, 7))
         content[spot] = (piece,)

@@ -138,7 +138,7 @@ def test_camera_address_parses_device_indexes() -> None:
 
 def test_video_file_is_read_through_real_videocapture(tmp_path: Path) -> None:
     path = tmp_path / "table.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (64, 48))
     assert writer.isOpened()
     for i in range(5):
         writer.write(np.full((48, 64, 3), 40 * i, np.uint8))

@@ -12,52 +12,16 @@ import pytest
 from fastapi.testclient import TestClient
 
 from controller.api.app import create_app
-from controller.game.access import SeatTokens
 from controller.game.live import LiveGame
-from controller.game.owner import GameOwner
-from controller.game.store import EventLog, LogReader
+from tests.support.api import HOST, BareTable, api_client, seat_headers, start_game
 
-PIN = "4321"
-HOST = {"X-Table-Pin": PIN}
-
-
-class Control:
-    """The table as the API sees it, without inputs: the live game on its owner's thread."""
-
-    def __init__(self, path: Path) -> None:
-        self.owner = GameOwner(LiveGame(EventLog(path))).start()
-        self.reader = LogReader(path)
-        self.pin = PIN
-        self.tokens = SeatTokens()
-
-    def recalibrate(self) -> bool:
-        return False
-
-    def camera_jpeg(self) -> bytes | None:
-        return b"\xff\xd8 a jpeg"
+JPEG = b"\xff\xd8 a jpeg"
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    control = Control(tmp_path / "log.sqlite3")
-    app = create_app(control)
-    yield TestClient(app)
-    control.owner.stop()
-
-
-def _start(client: TestClient) -> None:
-    r = client.post(
-        "/api/games",
-        json={"game": "offtherails", "options": {"players": 2}, "seed": 1},
-        headers=HOST,
-    )
-    assert r.status_code == 200, r.text
-
-
-def _seat(client: TestClient, seat: int) -> dict[str, str]:
-    r = client.post(f"/api/seats/{seat}/token", headers=HOST)
-    assert r.status_code == 200, r.text
-    return {"X-Seat-Token": r.json()["token"]}
+    with api_client(tmp_path, JPEG) as client:
+        yield client
 
 
 def test_only_the_host_starts_a_game_and_a_wrong_pin_is_refused(client: TestClient) -> None:
@@ -67,24 +31,27 @@ def test_only_the_host_starts_a_game_and_a_wrong_pin_is_refused(client: TestClie
     assert r.status_code == 403 and r.json()["detail"] == "wrong table PIN"
     r = client.post("/api/games", json={"game": "chess"}, headers=HOST)
     assert r.status_code == 422 and "unknown game 'chess'" in r.json()["detail"]
-    _start(client)
+    start_game(client, seed=1)
     assert client.get("/api/status").json()["game"]["name"] == "offtherails"
 
 
 def test_seats_act_for_themselves_only_and_spectators_not_at_all(client: TestClient) -> None:
-    _start(client)
+    start_game(client, seed=1)
     choose = {"action": {"type": "choose_side", "side": "north"}}
     assert client.post("/api/actions", json=choose).status_code == 403
-    r = client.post("/api/actions", json=choose, headers=_seat(client, 1))
+    r = client.post("/api/actions", json=choose, headers=seat_headers(client, 1))
     assert r.status_code == 403 and "not seat 1's turn" in r.json()["detail"]
-    r = client.post("/api/actions", json=choose, headers=_seat(client, 0))
+    r = client.post("/api/actions", json=choose, headers=seat_headers(client, 0))
     assert r.status_code == 200, r.text
-    assert client.post("/api/undo", json={"count": 1}, headers=_seat(client, 0)).status_code == 403
+    assert (
+        client.post("/api/undo", json={"count": 1}, headers=seat_headers(client, 0)).status_code
+        == 403
+    )
 
 
 def test_malformed_requests_get_a_4xx_naming_the_problem(client: TestClient) -> None:
-    _start(client)
-    seat = _seat(client, 0)
+    start_game(client, seed=1)
+    seat = seat_headers(client, 0)
     r = client.post("/api/actions", json={"action": {"type": "fly"}}, headers=seat)
     assert r.status_code == 422 and "unknown action type 'fly'" in r.json()["detail"]
     r = client.post("/api/actions", json={"nothing": 1}, headers=seat)
@@ -101,7 +68,7 @@ def test_malformed_requests_get_a_4xx_naming_the_problem(client: TestClient) -> 
 
 
 def test_no_view_or_event_gives_away_the_seed(client: TestClient) -> None:
-    _start(client)
+    start_game(client, seed=1)
     state = client.get("/api/state").json()
     assert "seed" not in state["view"]
     assert client.get("/api/games/1/record").status_code == 403
@@ -109,11 +76,11 @@ def test_no_view_or_event_gives_away_the_seed(client: TestClient) -> None:
 
 
 def test_the_stream_resumes_after_the_last_event_id(client: TestClient) -> None:
-    _start(client)
+    start_game(client, seed=1)
     client.post(
         "/api/actions",
         json={"action": {"type": "choose_side", "side": "north"}},
-        headers=_seat(client, 0),
+        headers=seat_headers(client, 0),
     )
     events = client.get("/api/events").json()
     assert len(events) > 3
@@ -217,8 +184,8 @@ def test_the_event_kinds_are_the_logs_own(client: TestClient) -> None:
 
 
 def test_the_stream_sends_the_askers_whole_view_on_connecting(client: TestClient) -> None:
-    _start(client)
-    seat0 = _seat(client, 0)
+    start_game(client, seed=1)
+    seat0 = seat_headers(client, 0)
     client.cookies.set("railtable_seat", seat0["X-Seat-Token"])
     with client.stream("GET", "/api/stream") as r:
         lines = r.iter_lines()
@@ -245,16 +212,16 @@ def test_the_stream_sends_the_askers_whole_view_on_connecting(client: TestClient
 
 def test_the_table_route_gives_the_mat_and_its_pieces(client: TestClient) -> None:
     assert client.get("/api/table").status_code == 404
-    _start(client)
+    start_game(client, seed=1)
     client.post(
         "/api/actions",
         json={"action": {"type": "choose_side", "side": "north"}},
-        headers=_seat(client, 0),
+        headers=seat_headers(client, 0),
     )
     client.post(
         "/api/actions",
         json={"action": {"type": "place_tile", "square": "F11", "exits": "NS"}},
-        headers=_seat(client, 0),
+        headers=seat_headers(client, 0),
     )
     table = client.get("/api/table").json()
     assert table["width_mm"] > 0 and any(loc["name"] == "F11" for loc in table["locations"])
@@ -262,7 +229,7 @@ def test_the_table_route_gives_the_mat_and_its_pieces(client: TestClient) -> Non
 
 
 def test_a_seat_qr_code_is_drawn_on_the_pi_for_the_host_only(client: TestClient) -> None:
-    _start(client)
+    start_game(client, seed=1)
     assert client.get("/api/seats/0/qr").status_code == 403
     r = client.get("/api/seats/1/qr", headers=HOST)
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
@@ -271,7 +238,7 @@ def test_a_seat_qr_code_is_drawn_on_the_pi_for_the_host_only(client: TestClient)
 
 
 def test_wrong_pins_are_rate_limited(client: TestClient) -> None:
-    _start(client)
+    start_game(client, seed=1)
     for _ in range(5):
         assert client.get("/api/state", headers={"X-Table-Pin": "0000"}).status_code == 403
     r = client.get("/api/state", headers=HOST)
@@ -279,8 +246,8 @@ def test_wrong_pins_are_rate_limited(client: TestClient) -> None:
 
 
 def test_a_seat_token_cannot_act_for_another_seat(client: TestClient) -> None:
-    _start(client)
-    other = _seat(client, 1)
+    start_game(client, seed=1)
+    other = seat_headers(client, 1)
     r = client.post(
         "/api/actions", json={"action": {"type": "choose_side", "side": "north"}}, headers=other
     )
@@ -305,7 +272,7 @@ def _trick(client: TestClient) -> None:
 
 def test_a_seat_sees_its_hand_as_private_and_nobody_else_does(client: TestClient) -> None:
     _trick(client)
-    seat0, seat1 = _seat(client, 0), _seat(client, 1)
+    seat0, seat1 = seat_headers(client, 0), seat_headers(client, 1)
     mine = client.get("/api/state", headers=seat0).json()
     theirs = client.get("/api/state", headers=seat1).json()
     public = client.get("/api/state").json()
@@ -318,8 +285,8 @@ def test_a_seat_sees_its_hand_as_private_and_nobody_else_does(client: TestClient
 
 
 def test_the_seat_cookie_reads_the_seats_view_but_never_acts(client: TestClient) -> None:
-    _start(client)
-    token = _seat(client, 0)["X-Seat-Token"]
+    start_game(client, seed=1)
+    token = seat_headers(client, 0)["X-Seat-Token"]
     client.cookies.set("railtable_seat", token)
     assert client.get("/api/status").json()["you"] == {"role": "seat", "seat": 0}
     choose = {"action": {"type": "choose_side", "side": "north"}}
@@ -330,9 +297,9 @@ def test_the_seat_cookie_reads_the_seats_view_but_never_acts(client: TestClient)
 
 
 def test_scores_say_what_they_are_made_of(client: TestClient) -> None:
-    _start(client)
+    start_game(client, seed=1)
     choose = {"action": {"type": "choose_side", "side": "north"}}
-    client.post("/api/actions", json=choose, headers=_seat(client, 0))
+    client.post("/api/actions", json=choose, headers=seat_headers(client, 0))
     state = client.get("/api/state").json()
     assert [sum(p["points"] for p in parts) for parts in state["score_parts"]] == state["scores"]
     assert state["score_parts"][0][0]["what"] == "2 minecarts not derailed"
@@ -341,8 +308,8 @@ def test_scores_say_what_they_are_made_of(client: TestClient) -> None:
 def test_the_last_move_is_pointed_out_on_the_table_and_events_are_in_words(
     client: TestClient,
 ) -> None:
-    _start(client)
-    seat0 = _seat(client, 0)
+    start_game(client, seed=1)
+    seat0 = seat_headers(client, 0)
     client.post(
         "/api/actions", json={"action": {"type": "choose_side", "side": "north"}}, headers=seat0
     )
@@ -362,8 +329,8 @@ def test_the_last_move_is_pointed_out_on_the_table_and_events_are_in_words(
 
 
 def test_a_finished_game_replays_step_by_step_without_its_seed(client: TestClient) -> None:
-    _start(client)
-    seat0 = _seat(client, 0)
+    start_game(client, seed=1)
+    seat0 = seat_headers(client, 0)
     client.post(
         "/api/actions", json={"action": {"type": "choose_side", "side": "north"}}, headers=seat0
     )
@@ -397,10 +364,10 @@ def test_the_referees_question_reaches_its_seat_and_the_host_only(tmp_path: Path
     from controller.referee.verdict import Alternative, Reason, Verdict, VerdictKind
     from rules.offtherails.actions import PlaceCart
 
-    control = Control(tmp_path / "log.sqlite3")
+    control = BareTable(tmp_path / "log.sqlite3")
     client = TestClient(create_app(control))
-    _start(client)
-    seat0, seat1 = _seat(client, 0), _seat(client, 1)
+    start_game(client, seed=1)
+    seat0, seat1 = seat_headers(client, 0), seat_headers(client, 1)
     options = tuple(Alternative((PlaceCart(cart, "F12"),)) for cart in ("red-white", "red-black"))
     question = Verdict(
         VerdictKind.CHOICE,
@@ -441,7 +408,7 @@ def _first_view(client: TestClient, headers: dict[str, str]) -> dict[str, Any]:
 
 def test_the_stream_carries_each_askers_whole_view_and_no_one_elses(client: TestClient) -> None:
     _trick(client)
-    seat0 = _seat(client, 0)
+    seat0 = seat_headers(client, 0)
     mine = _first_view(client, seat0)
     public = _first_view(client, {})
     assert mine["state"] == client.get("/api/state", headers=seat0).json()
@@ -456,7 +423,7 @@ def test_the_stream_carries_each_askers_whole_view_and_no_one_elses(client: Test
 
 def test_two_tables_in_one_process_stream_their_own_views(tmp_path: Path) -> None:
     def first_view(path: Path, game: str) -> dict[str, object]:
-        control = Control(path)
+        control = BareTable(path)
         try:
             client = TestClient(create_app(control))
             r = client.post(

@@ -18,8 +18,8 @@ import pytest
 from controller.api import http, limits, stream
 from controller.api.http import HeadersDeadline, server_config
 from controller.api.limits import ConnectionCaps, connection_caps
-from tests.controller.api.test_security_server import Control
-from tests.controller.serving import serving, serving_process
+from tests.support.api import BareTable
+from tests.support.serving import serving, serving_process
 
 UNIT = Path(__file__).parents[3] / "systemd" / "railtable.service"
 ASK = b"GET /api/status HTTP/1.1\r\nHost: table\r\n\r\n"
@@ -55,7 +55,7 @@ def test_a_request_body_sent_too_slowly_is_answered_408_and_closed(tmp_path: Pat
     class Quick(HeadersDeadline):
         body_within_s = 1.0
 
-    with serving(Control(tmp_path / "log.sqlite3"), http=Quick) as url:
+    with serving(BareTable(tmp_path / "log.sqlite3"), http=Quick) as url:
         with _connect(_port(url), "127.0.0.1") as slow:
             slow.sendall(SLOW_BODY)  # the headers whole, then a byte now and then
             started = time.monotonic()
@@ -83,7 +83,7 @@ def test_a_request_body_sent_too_slowly_is_answered_408_and_closed(tmp_path: Pat
 
 def test_open_connections_are_capped_per_address_and_in_all(tmp_path: Path) -> None:
     caps = ConnectionCaps(per_address=3, total=5)
-    with serving(Control(tmp_path / "log.sqlite3"), caps=caps) as url:
+    with serving(BareTable(tmp_path / "log.sqlite3"), caps=caps) as url:
         port = _port(url)
         with contextlib.ExitStack() as held:
             streams = []
@@ -220,7 +220,7 @@ def test_a_burst_of_streams_from_one_address_gets_no_more_than_its_cap(tmp_path:
             await asyncio.gather(*tasks)
         return codes
 
-    with serving(Control(tmp_path / "log.sqlite3")) as url:
+    with serving(BareTable(tmp_path / "log.sqlite3")) as url:
         codes = asyncio.run(open_all(url))
         assert codes.count(200) == stream.STREAMS_PER_ADDRESS, codes
         assert codes.count(429) == burst - stream.STREAMS_PER_ADDRESS, codes

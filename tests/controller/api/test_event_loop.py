@@ -10,7 +10,7 @@ import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import httpx
 from fastapi import FastAPI
@@ -64,7 +64,8 @@ class SlowReader:
 class Control:
     def __init__(self, path: Path) -> None:
         self.owner = SlowOwner(LiveGame(EventLog(path))).start()
-        self.reader = SlowReader(LogReader(path))
+        self.slow_reader = SlowReader(LogReader(path))
+        self.reader = cast(LogReader, self.slow_reader)  # a stand-in that passes every read on
         self.pin = PIN
         self.tokens = SeatTokens()
 
@@ -151,7 +152,7 @@ def test_no_route_waits_on_the_event_loop_while_the_owner_is_slow(tmp_path: Path
     watchdog, codes = _run(app, control)
     assert len(codes) >= 23 and all(code < 500 for code in codes.values()), codes
     assert codes["GET /api/games/1/replay"] == 200 and codes["GET /api/camera.jpg"] == 200
-    assert SlowOwner.slow_calls >= 8 and control.reader.slow_calls >= 5  # the slow parts ran
+    assert SlowOwner.slow_calls >= 8 and control.slow_reader.slow_calls >= 5  # the slow parts ran
     assert watchdog.worst_s < LATE_S, f"the loop ran a timer {watchdog.worst_s:.2f} s late"
 
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +15,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from controller.api.app import create_app
-from controller.game.access import SeatTokens
 from controller.game.live import DISK_FULL, LiveGame
-from controller.game.owner import GameOwner
-from controller.game.store import EventLog, LogReader
+from controller.game.store import EventLog, LogReader, StoreError
 from controller.table.service import ServiceSettings, TableService
-
-PIN = "4321"
-HOST = {"X-Table-Pin": PIN}
+from tests.support.api import HOST, PIN, BareTable
+from tests.support.waiting import wait_until
 
 
 def fill_disk(game: LiveGame) -> None:
@@ -50,27 +45,6 @@ def free_disk(game: LiveGame) -> None:
     game.log.db.execute("PRAGMA max_page_count = 1073741823")
 
 
-class Control:
-    def __init__(self, path: Path) -> None:
-        self.owner = GameOwner(LiveGame(EventLog(path))).start()
-        self.reader = LogReader(path)
-        self.pin = PIN
-        self.tokens = SeatTokens()
-
-    def recalibrate(self) -> bool:
-        return False
-
-    def camera_jpeg(self) -> bytes | None:
-        return None
-
-
-@pytest.fixture
-def control(tmp_path: Path) -> Iterator[Control]:
-    control = Control(tmp_path / "log.sqlite3")
-    yield control
-    control.owner.stop()
-
-
 def _snapshot(client: TestClient) -> dict[str, Any]:
     with client.stream("GET", "/api/stream") as r:
         for line in r.iter_lines():
@@ -79,7 +53,7 @@ def _snapshot(client: TestClient) -> dict[str, Any]:
     raise AssertionError("no snapshot")
 
 
-def test_a_full_disk_is_a_503_and_said_to_everyone_until_space_returns(control: Control) -> None:
+def test_a_full_disk_is_a_503_and_said_to_everyone_until_space_returns(control: BareTable) -> None:
     client = TestClient(create_app(control))
     start = {"game": "offtherails", "options": {"players": 2}}
     assert client.post("/api/games", json=start, headers=HOST).status_code == 200
@@ -102,17 +76,31 @@ def test_a_full_disk_is_a_503_and_said_to_everyone_until_space_returns(control: 
     assert _snapshot(client)["store"]["state"] == "ok"
 
 
-def _until(check: Callable[[], bool], seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.05)
-    return False
+def _replayed_as_played(game: LiveGame) -> bool:
+    """Whether the open game's rows, replayed, give the game as it is being played."""
+    assert game.record is not None and game.state is not None
+    return game.log.replay(game.record).to_json() == game.state.to_json()
+
+
+def _refused_writes(service: TableService, monkeypatch: pytest.MonkeyPatch) -> list[StoreError]:
+    """From now on, each write to the service's event log that fails, as it fails."""
+    log: EventLog = service.owner.call_sync(lambda game: game.log)
+    append = log.append
+    refused: list[StoreError] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return append(*args, **kwargs)
+        except StoreError as error:
+            refused.append(error)
+            raise
+
+    monkeypatch.setattr(log, "append", counted)
+    return refused
 
 
 def test_play_resumes_by_itself_when_space_returns(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings = ServiceSettings(data_dir=tmp_path, pin=PIN, players=2, seed=4, camera="none",
                                bot_period_s=0.05, tick_s=0.02, mistake_rate=0.0)  # fmt: skip
@@ -120,20 +108,24 @@ def test_play_resumes_by_itself_when_space_returns(
     service.start()
     try:
         reader = LogReader(tmp_path / "railtable.sqlite3")
-        assert _until(lambda: reader.last_id() > 3, 30)  # the bots play
+        wait_until(lambda: reader.last_id() > 3, 30, every=0.05)  # the bots play
         service.owner.call_sync(fill_disk)
-        store = lambda: service.owner.snapshot.status()["store"]  # noqa: E731
-        assert _until(lambda: store()["state"] == "failing", 30)
+
+        def store() -> dict[str, Any]:
+            return dict(service.owner.snapshot.status()["store"])
+
+        wait_until(lambda: store()["state"] == "failing", 30, every=0.05)
         assert store()["detail"] == DISK_FULL
         rows = reader.last_id()
-        time.sleep(1.0)
+        refused = _refused_writes(service, monkeypatch)
+        # the table is judged again once a second while the log cannot be written: two refused
+        # writes prove the bots' move was tried again and nothing got through
+        wait_until(lambda: len(refused) >= 2, 30, every=0.05)
         assert reader.last_id() == rows  # paused: nothing half-written, no bot moving on
         service.owner.call_sync(free_disk)  # space returns; nobody touches a phone
-        assert _until(lambda: store()["state"] == "ok", 30)
-        assert _until(lambda: reader.last_id() > rows + 3, 30)  # the bots play on
-        assert service.owner.call_sync(
-            lambda game: game.log.replay(game.record).to_json() == game.state.to_json()
-        )
+        wait_until(lambda: store()["state"] == "ok", 30, every=0.05)
+        wait_until(lambda: reader.last_id() > rows + 3, 30, every=0.05)  # the bots play on
+        assert service.owner.call_sync(_replayed_as_played)
         said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
         assert said == [
             f"{DISK_FULL}: event log {reader.path} cannot be written: database or disk is full"

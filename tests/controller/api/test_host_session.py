@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,17 +19,10 @@ from controller.api.deps import HOST_COOKIE, PIN_TRIES, TABLE_TRIES, PinGuard
 from controller.game.host_sessions import IDLE_S, HostSessions
 from controller.table.gpio import GpioPins
 from controller.table.service import ServiceSettings, TableService
-from tests.controller.api.test_full_disk import _until
-from tests.controller.api.test_security import HOST, PIN, Control
+from tests.support.api import HOST, PIN, BareTable
+from tests.support.waiting import wait_until
 
 START = {"game": "trickoftherails", "options": {"players": 4}}
-
-
-@pytest.fixture
-def control(tmp_path: Path) -> Iterator[Control]:
-    control = Control(tmp_path / "log.sqlite3")
-    yield control
-    control.owner.stop()
 
 
 def _from(app: FastAPI, address: str) -> TestClient:
@@ -52,7 +44,7 @@ def _session(client: TestClient) -> str:
     return token
 
 
-def test_a_host_with_a_session_is_never_locked_out_by_others_wrong_pins(control: Control) -> None:
+def test_a_host_with_a_session_is_never_locked_out_by_others_wrong_pins(control: BareTable) -> None:
     app = create_app(control)
     host = _from(app, "10.0.1.1")
     token = _session(host)
@@ -72,7 +64,7 @@ def test_a_host_with_a_session_is_never_locked_out_by_others_wrong_pins(control:
         assert host.get("/api/status", headers=session).json()["you"]["role"] == "host"
 
 
-def test_a_phones_own_wrong_pins_are_said_as_its_own(control: Control) -> None:
+def test_a_phones_own_wrong_pins_are_said_as_its_own(control: BareTable) -> None:
     client = _from(create_app(control), "10.0.2.2")
     for n in range(PIN_TRIES):
         assert client.get("/api/status", headers={"X-Table-Pin": f"9{n:03d}"}).status_code == 403
@@ -80,7 +72,7 @@ def test_a_phones_own_wrong_pins_are_said_as_its_own(control: Control) -> None:
     assert r.status_code == 429 and "from this phone" in r.json()["detail"]
 
 
-def test_the_cookie_and_the_header_both_carry_the_session(control: Control) -> None:
+def test_the_cookie_and_the_header_both_carry_the_session(control: BareTable) -> None:
     client = TestClient(create_app(control))
     r = client.post("/api/host/session", headers=HOST)
     cookie = r.headers["set-cookie"]
@@ -102,7 +94,7 @@ def test_the_cookie_and_the_header_both_carry_the_session(control: Control) -> N
     assert r.status_code == 200
 
 
-def test_a_session_needs_the_pin_and_ends_on_delete(control: Control) -> None:
+def test_a_session_needs_the_pin_and_ends_on_delete(control: BareTable) -> None:
     client = TestClient(create_app(control))
     r = client.post("/api/host/session")
     assert r.status_code == 403 and "X-Table-Pin" in r.json()["detail"]
@@ -123,7 +115,7 @@ def test_a_session_needs_the_pin_and_ends_on_delete(control: Control) -> None:
     assert client.get("/api/status").json()["you"]["role"] == "spectator"
 
 
-def test_the_host_may_end_every_session_at_once(control: Control) -> None:
+def test_the_host_may_end_every_session_at_once(control: BareTable) -> None:
     app = create_app(control)
     phones = [TestClient(app) for _ in range(3)]
     tokens = [_session(p) for p in phones]
@@ -136,7 +128,7 @@ def test_the_host_may_end_every_session_at_once(control: Control) -> None:
     assert r.status_code == 403
 
 
-def test_a_changed_pin_ends_every_session(control: Control) -> None:
+def test_a_changed_pin_ends_every_session(control: BareTable) -> None:
     client = TestClient(create_app(control))
     token = _session(client)
     control.pin = "8765"
@@ -146,7 +138,7 @@ def test_a_changed_pin_ends_every_session(control: Control) -> None:
     assert client.post("/api/games", json=START).status_code == 403
 
 
-def test_a_seats_token_is_never_a_host_session(control: Control) -> None:
+def test_a_seats_token_is_never_a_host_session(control: BareTable) -> None:
     client = TestClient(create_app(control))
     assert client.post("/api/games", json=START, headers=HOST).status_code == 200
     seat = client.post("/api/seats/1/token", headers=HOST).json()["token"]
@@ -170,7 +162,7 @@ def _stream_text(client: TestClient, **headers: str) -> str:
     return "\n".join(lines)
 
 
-def test_the_session_token_is_in_no_stream_row_view_or_record(control: Control) -> None:
+def test_the_session_token_is_in_no_stream_row_view_or_record(control: BareTable) -> None:
     client = TestClient(create_app(control))
     token = _session(client)
     session = {"X-Host-Token": token}
@@ -246,7 +238,7 @@ def test_the_pin_alone_waits_until_the_tables_button_clears_the_lock_out(
     try:
         app = create_app(service)
         host = _from(app, "10.0.1.1")
-        assert _until(lambda: service.owner.status.get("gpio", {}).get("shutdown_button"), 5)
+        wait_until(lambda: service.owner.status.get("gpio", {}).get("shutdown_button"), 5)
         _lock_out(app)
         for _ in range(2):
             r = host.get("/api/status", headers=HOST)
@@ -257,7 +249,7 @@ def test_the_pin_alone_waits_until_the_tables_button_clears_the_lock_out(
             time.sleep(0.6)
             factory.pin(3).drive_high()  # ... and let go well before the 3 s hold
             guard: PinGuard = app.state.pin_guard
-            assert _until(lambda: not guard.everyone, 5)
+            wait_until(lambda: not guard.everyone, 5)
         assert host.get("/api/status", headers=HOST).json()["you"]["role"] == "host"
         lines = [r.getMessage() for r in caplog.records if "lock-out" in r.getMessage()]
         assert lines == [

@@ -8,7 +8,7 @@ import asyncio
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -48,7 +48,8 @@ class CountingReader:
 class Control:
     def __init__(self, path: Path, delay_s: float = 0.0) -> None:
         self.owner = GameOwner(LiveGame(EventLog(path))).start()
-        self.reader = CountingReader(LogReader(path), delay_s)
+        self.counted = CountingReader(LogReader(path), delay_s)
+        self.reader = cast(LogReader, self.counted)  # a stand-in that passes every read on
         self.pin = PIN
         self.tokens = SeatTokens()
 
@@ -114,9 +115,9 @@ def test_a_catch_up_of_the_open_game_reads_no_log_and_says_what_the_log_says(
     async def run() -> tuple[bytes, bytes, int, list[dict[str, Any]], list[dict[str, Any]]]:
         await _started(control)
         await control.owner.call(lambda game: game.act(Asker.at(0), PLACE))
-        reads = control.reader.calls
+        reads = control.counted.calls
         spectator, seat = await catch_up(Asker.spectator()), await catch_up(Asker.at(0))
-        reads = control.reader.calls - reads
+        reads = control.counted.calls - reads
         game_id = control.owner.snapshot.game_id
         return (
             spectator,
@@ -151,7 +152,7 @@ def test_rows_of_an_earlier_game_or_before_the_owner_started_come_from_the_log(
         phone = stream._events(control, Asker.spectator(), 0)
         chunk = await anext(phone)
         await phone.aclose()
-        return chunk, control.reader.calls
+        return chunk, control.counted.calls
 
     try:
         chunk, reads = asyncio.run(run())
@@ -183,7 +184,7 @@ def test_a_burst_of_log_reads_leaves_no_thread_behind(tmp_path: Path) -> None:
         before, after = asyncio.run(burst())
     finally:
         control.owner.stop()
-    assert control.reader.calls >= 30
+    assert control.counted.calls >= 30
     assert after == before, f"{after - before} threads more after the burst"
 
 

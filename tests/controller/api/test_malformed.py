@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,43 +12,19 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.api.app import create_app
 from controller.api.models import MAX_DETAIL
-from controller.game.access import SeatTokens
-from controller.game.live import LiveGame
-from controller.game.owner import GameOwner
-from controller.game.store import EventLog, LogReader
 from rules.registry import GAMES
+from tests.support.api import HOST, api_client, start_game
 
-PIN = "4321"
-HOST = {"X-Table-Pin": PIN}
+pytestmark = pytest.mark.xdist_group("malformed")  # the module on one worker: its fixtures once
 JSON = {"Content-Type": "application/json", **HOST}
-
-
-class Control:
-    def __init__(self, path: Path) -> None:
-        self.owner = GameOwner(LiveGame(EventLog(path))).start()
-        self.reader = LogReader(path)
-        self.pin = PIN
-        self.tokens = SeatTokens()
-
-    def recalibrate(self) -> bool:
-        return False
-
-    def camera_jpeg(self) -> bytes | None:
-        return None
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    control = Control(tmp_path_factory.mktemp("log") / "log.sqlite3")
-    client = TestClient(create_app(control), raise_server_exceptions=False)
-    r = client.post(
-        "/api/games", json={"game": "offtherails", "options": {"players": 2}}, headers=HOST
-    )
-    assert r.status_code == 200
-    yield client
-    control.owner.stop()
+    with api_client(tmp_path_factory.mktemp("log"), raise_server_exceptions=False) as client:
+        start_game(client)
+        yield client
 
 
 def _one_short_line(r: Any) -> None:
@@ -99,13 +74,13 @@ def test_a_malformed_request_is_a_short_4xx(
     client: TestClient, method: str, path: str, body: bytes, headers: dict[str, str]
 ) -> None:
     encoded = {k: v.encode("latin-1") for k, v in headers.items()}
-    _one_short_line(client.request(method, path, content=body, headers=encoded))  # type: ignore[arg-type]
+    _one_short_line(client.request(method, path, content=body, headers=encoded))
 
 
 def test_odd_cookies_and_paths_are_no_crash(client: TestClient) -> None:
     r = client.get(
         "/api/status", headers={"Cookie": 'railtable_seat=\xe9; x="\\'.encode("latin-1")}
-    )  # type: ignore[dict-item]
+    )
     assert r.status_code == 200 and r.json()["you"]["role"] == "spectator"
     assert client.get("/static/%2e%2e/%2e%2e/config.py").status_code == 404
 

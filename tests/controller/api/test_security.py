@@ -8,50 +8,15 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
 from fastapi.testclient import TestClient
 
 from controller.api.app import create_app
 from controller.api.deps import MAX_ADDRESSES, TABLE_TRIES, PinGuard
-from controller.game.access import SeatTokens
-from controller.game.live import LiveGame
-from controller.game.owner import GameOwner
-from controller.game.store import EventLog, LogReader
-from tests.controller.serving import free_port, serving
-
-PIN = "4321"
-HOST = {"X-Table-Pin": PIN}
-
-
-class Control:
-    def __init__(self, path: Path) -> None:
-        self.owner = GameOwner(LiveGame(EventLog(path))).start()
-        self.reader = LogReader(path)
-        self.pin = PIN
-        self.tokens = SeatTokens()
-
-    def recalibrate(self) -> bool:
-        return False
-
-    def camera_jpeg(self) -> bytes | None:
-        return None
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    control = Control(tmp_path / "log.sqlite3")
-    yield TestClient(create_app(control))
-    control.owner.stop()
-
-
-def _start(client: TestClient, game: str = "offtherails", players: int = 2) -> None:
-    body = {"game": game, "options": {"players": players}}
-    r = client.post("/api/games", json=body, headers=HOST)
-    assert r.status_code == 200, r.text
+from tests.support.api import HOST, BareTable, start_game
+from tests.support.serving import free_port, serving
 
 
 def test_wrong_pins_from_many_addresses_are_limited_for_the_table_as_a_whole() -> None:
@@ -85,10 +50,10 @@ def test_a_seed_beyond_the_configs_bound_is_refused_in_words(client: TestClient)
 
 
 def test_a_seat_token_is_good_only_in_the_game_it_was_issued_for(client: TestClient) -> None:
-    _start(client, "trickoftherails", 4)
+    start_game(client, "trickoftherails", 4)
     token = client.post("/api/seats/3/token", headers=HOST).json()["token"]
     assert client.get("/api/state", headers={"X-Seat-Token": token}).json()["private"]["hand"]
-    _start(client, "derailed", 4)
+    start_game(client, "derailed", 4)
     r = client.get("/api/state", headers={"X-Seat-Token": token})
     assert r.status_code == 403 and "earlier game" in r.json()["detail"]
     client.cookies.set("railtable_seat", token)
@@ -96,7 +61,7 @@ def test_a_seat_token_is_good_only_in_the_game_it_was_issued_for(client: TestCli
 
 
 def test_the_game_being_played_is_not_replayed(client: TestClient) -> None:
-    _start(client)
+    start_game(client)
     game_id = client.get("/api/status").json()["game"]["id"]
     r = client.get(f"/api/games/{game_id}/replay?step=0")
     assert r.status_code == 409 and "still being played" in r.json()["detail"]
@@ -132,7 +97,7 @@ def test_forwarded_headers_do_not_give_a_guesser_new_addresses(tmp_path: Path) -
 
 
 def test_a_card_file_is_read_only_from_the_tables_card_folder(tmp_path: Path) -> None:
-    control = Control(tmp_path / "log.sqlite3")
+    control = BareTable(tmp_path / "log.sqlite3")
     folder = tmp_path / "cards"
     folder.mkdir()
     control.card_folder = folder  # type: ignore[attr-defined]
@@ -152,9 +117,9 @@ def test_a_card_file_is_read_only_from_the_tables_card_folder(tmp_path: Path) ->
 
 
 def test_a_streams_backlog_is_the_open_games_alone(client: TestClient) -> None:
-    _start(client, "trickoftherails", 3)
+    start_game(client, "trickoftherails", 3)
     client.post("/api/games/current/end", headers=HOST)
-    _start(client)
+    start_game(client)
     open_game = client.get("/api/status").json()["game"]["id"]
     with client.stream("GET", "/api/stream?after=0") as r:
         games = []
@@ -183,7 +148,7 @@ def test_request_headers_sent_too_slowly_close_the_connection(tmp_path: Path) ->
     class Quick(HeadersDeadline):
         headers_within_s = 1.0
 
-    with serving(Control(tmp_path / "log.sqlite3"), http=Quick) as url:
+    with serving(BareTable(tmp_path / "log.sqlite3"), http=Quick) as url:
         assert httpx.get(f"{url}/api/status").status_code == 200
         port = int(url.rsplit(":", 1)[1])
         with socket.create_connection(("127.0.0.1", port), timeout=5) as slow:

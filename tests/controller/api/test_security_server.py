@@ -15,33 +15,14 @@ import httpx
 import pytest
 
 from controller.api import http
-from controller.game.access import SeatTokens
-from controller.game.live import LiveGame
-from controller.game.owner import GameOwner
-from controller.game.store import EventLog, LogReader
-from tests.controller.serving import free_port, serving
-
-PIN = "4321"
-
-
-class Control:
-    def __init__(self, path: Path) -> None:
-        self.owner = GameOwner(LiveGame(EventLog(path))).start()
-        self.reader = LogReader(path)
-        self.pin = PIN
-        self.tokens = SeatTokens()
-
-    def recalibrate(self) -> bool:
-        return False
-
-    def camera_jpeg(self) -> bytes | None:
-        return None
+from tests.support.api import PIN, BareTable
+from tests.support.serving import free_port, serving
 
 
 @contextlib.contextmanager
 def _served(tmp_path: Path, trusted_proxies: tuple[str, ...] = ()) -> Iterator[str]:
     """The API over a bare table on a loopback port, configured as `railtable serve` does."""
-    with serving(Control(tmp_path / "log.sqlite3"), trusted_proxies) as url:
+    with serving(BareTable(tmp_path / "log.sqlite3"), trusted_proxies) as url:
         yield url
 
 

@@ -16,8 +16,8 @@ import pytest
 from controller.api import limits
 from controller.api.app import create_app
 from controller.api.limits import Rate
-from tests.controller.api.test_security import HOST, Control
-from tests.controller.serving import serving
+from tests.support.api import HOST, BareTable
+from tests.support.serving import serving
 
 LONE = "\ud800"
 LONE_IN_URL = "%ED%A0%80"  # its bytes as a lenient encoder writes them: not UTF-8
@@ -144,15 +144,15 @@ def _requests(spec: dict[str, Any], actions: list[Any]) -> Iterator[tuple[str, s
                     yield method, filled, json.dumps(body).encode()  # "\ud800" as JSON escapes
 
 
-def _game(conn: Connection, control: Control) -> dict[str, str]:
+def _game(conn: Connection, control: BareTable) -> dict[str, str]:
     """A new game of Trick of the Rails, every seat a person's; the current seat's token."""
     conn.ask("POST", "/api/games/current/end", HOST)
     code, _, _ = conn.ask("POST", "/api/games", HOST, json.dumps(GAME).encode())
     assert code == 200
     for seat in range(3):
         conn.ask("POST", f"/api/seats/{seat}/computer", HOST, b'{"level": null}')
-    seat = control.owner.call_sync(lambda g: g.state.current_player if g.state else 0)
-    code, _, token = conn.ask("POST", f"/api/seats/{max(seat, 0)}/token", HOST)
+    turn = control.owner.call_sync(lambda g: g.state.current_player if g.state else 0)
+    code, _, token = conn.ask("POST", f"/api/seats/{max(turn or 0, 0)}/token", HOST)
     assert code == 200, token
     return {"X-Seat-Token": json.loads(token)["token"]}
 
@@ -163,7 +163,7 @@ def test_lone_surrogates_anywhere_get_no_500_and_the_connection_serves_on(
     unlimited = Rate(per_s=1e6, burst=1e6)  # every request reaches the route
     for name in ("SEAT_WRITES", "SPECTATOR_WRITES", "HOST_WRITES"):
         monkeypatch.setattr(limits, name, unlimited)
-    control = Control(tmp_path / "log.sqlite3")
+    control = BareTable(tmp_path / "log.sqlite3")
     spec = create_app(control).openapi()
     answered: dict[int, int] = {}
     with serving(control) as url:

@@ -15,7 +15,7 @@ from controller.api.app import create_app
 from controller.api.limits import HOST_WRITES, MAX_WRITERS, NAME_WRITES, SEAT_WRITES, WriteLimits
 from controller.game.access import Asker
 from controller.game.store import EventKind
-from tests.controller.api.test_security import HOST, Control
+from tests.support.api import HOST, BareTable, seat_headers
 
 
 class Clock:
@@ -29,8 +29,8 @@ class Clock:
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[tuple[TestClient, Control, Clock]]:
-    control = Control(tmp_path / "log.sqlite3")
+def table(tmp_path: Path) -> Iterator[tuple[TestClient, BareTable, Clock]]:
+    control = BareTable(tmp_path / "log.sqlite3")
     app = create_app(control)
     clock = Clock()
     app.state.write_limits = WriteLimits(clock, refused_after_s=0.0)
@@ -43,20 +43,15 @@ def table(tmp_path: Path) -> Iterator[tuple[TestClient, Control, Clock]]:
     control.owner.stop()
 
 
-def _seat(client: TestClient, seat: int) -> dict[str, str]:
-    r = client.post(f"/api/seats/{seat}/token", headers=HOST)
-    return {"X-Seat-Token": r.json()["token"]}
-
-
-def _player_rows(control: Control) -> int:
+def _player_rows(control: BareTable) -> int:
     return sum(1 for e in control.reader.events(None, 0, 10_000) if e.kind is EventKind.PLAYER)
 
 
 def test_a_seat_renaming_itself_in_a_flood_is_held_to_its_rate_and_logs_nothing_more(
-    table: tuple[TestClient, Control, Clock],
+    table: tuple[TestClient, BareTable, Clock],
 ) -> None:
     client, control, clock = table
-    seat = _seat(client, 0)
+    seat = seat_headers(client, 0)
     before = _player_rows(control)
     codes = []
     for n in range(40):
@@ -85,19 +80,19 @@ def test_a_seat_renaming_itself_in_a_flood_is_held_to_its_rate_and_logs_nothing_
     ],
 )
 def test_every_write_of_a_seat_is_limited(
-    table: tuple[TestClient, Control, Clock], path: str, body: dict[str, object] | None
+    table: tuple[TestClient, BareTable, Clock], path: str, body: dict[str, object] | None
 ) -> None:
     client, _, _ = table
-    seat = _seat(client, 0)
+    seat = seat_headers(client, 0)
     codes = [client.post(path, json=body, headers=seat).status_code for _ in range(12)]
     burst = int(NAME_WRITES.burst if path.endswith("/player") else SEAT_WRITES.burst)
     assert 429 not in codes[:burst] and codes[burst:] == [429] * (12 - burst), codes
-    other = _seat(client, 1)  # another seat has its own bucket
+    other = seat_headers(client, 1)  # another seat has its own bucket
     assert client.post(path, json=body, headers=other).status_code != 429
 
 
 def test_a_spectators_writes_are_limited_by_its_address(
-    table: tuple[TestClient, Control, Clock],
+    table: tuple[TestClient, BareTable, Clock],
 ) -> None:
     client, _, _ = table
     body = {"action": {"type": "play", "card": "nothing"}}
@@ -106,7 +101,7 @@ def test_a_spectators_writes_are_limited_by_its_address(
     assert codes == [403] * burst + [429] * (12 - burst), codes
 
 
-def test_the_host_has_a_more_generous_limit(table: tuple[TestClient, Control, Clock]) -> None:
+def test_the_host_has_a_more_generous_limit(table: tuple[TestClient, BareTable, Clock]) -> None:
     client, _, _ = table
     assert HOST_WRITES.burst > SEAT_WRITES.burst and HOST_WRITES.per_s > SEAT_WRITES.per_s
     names = [f"Host {n}" for n in range(int(HOST_WRITES.burst) + 5)]
@@ -118,10 +113,10 @@ def test_the_host_has_a_more_generous_limit(table: tuple[TestClient, Control, Cl
 
 
 def test_the_same_name_and_colour_again_is_not_logged_again(
-    table: tuple[TestClient, Control, Clock],
+    table: tuple[TestClient, BareTable, Clock],
 ) -> None:
     client, control, clock = table
-    seat = _seat(client, 0)
+    seat = seat_headers(client, 0)
     body = {"name": "Ann", "colour": "pink"}
     first = client.post("/api/seats/0/player", json=body, headers=seat)
     rows = _player_rows(control)
@@ -136,10 +131,10 @@ def test_the_same_name_and_colour_again_is_not_logged_again(
     assert _player_rows(control) == rows + 1
 
 
-def test_a_flood_waits_for_its_refusals(table: tuple[TestClient, Control, Clock]) -> None:
+def test_a_flood_waits_for_its_refusals(table: tuple[TestClient, BareTable, Clock]) -> None:
     client, _, _ = table
     client.app.state.write_limits.refused_after_s = 0.2  # type: ignore[attr-defined]
-    seat = _seat(client, 0)
+    seat = seat_headers(client, 0)
     for n in range(int(SEAT_WRITES.burst)):
         client.post("/api/seats/0/player", json={"name": f"Ann {n}"}, headers=seat)
     started = time.monotonic()

@@ -12,8 +12,7 @@ from pathlib import Path
 from controller.bench.load import run
 from controller.bench.load_clients import Seen
 from controller.bench.load_report import LoadReport, Resources, Timings, change_timings
-
-MAIN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
+from tests.support.serving import MAIN
 
 
 def test_a_short_load_gives_every_figure() -> None:

@@ -9,7 +9,6 @@ import json
 import pickle
 import sqlite3
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,7 @@ from controller.referee.deck import SecretDeck, SeededDeck, digital_draw
 from controller.venue.contract import event_payload, table_state
 from rules.core import CHANCE, Action, State
 from rules.registry import new_game
-from tests.controller.api.test_api import HOST, Control
+from tests.support.api import HOST, BareTable
 
 SECRET = hashlib.sha256(b"railtable test secret").digest()  # fixed: the figures are the same
 
@@ -116,23 +115,16 @@ def _texts(secret: bytes) -> list[str]:
     ]
 
 
-@pytest.fixture
-def control(tmp_path: Path) -> Iterator[Control]:
-    table = Control(tmp_path / "log.sqlite3")
-    yield table
-    table.owner.stop()
-
-
 def _stream_snapshot(client: TestClient, headers: dict[str, str]) -> str:
     with client.stream("GET", "/api/stream", headers=headers) as r:
         lines = r.iter_lines()
         while next(lines) != "event: snapshot":
             pass
-        return next(lines)
+        return str(next(lines))
 
 
 def test_no_audience_sees_the_secret_and_the_host_gets_it_once_the_game_is_over(
-    control: Control,
+    control: BareTable,
 ) -> None:
     client = TestClient(create_app(control))
     r = client.post("/api/games", json={"game": "trickoftherails", "options": {"players": 3}},
@@ -185,7 +177,7 @@ def test_the_computers_search_gets_no_secret(tmp_path: Path) -> None:
     assert game.state.seed == 0  # no seed: the engine draws nothing, the search samples
 
 
-def test_a_game_started_with_a_seed_says_its_draws_are_predictable(control: Control) -> None:
+def test_a_game_started_with_a_seed_says_its_draws_are_predictable(control: BareTable) -> None:
     client = TestClient(create_app(control))
     r = client.post("/api/games", json={"game": "offtherails", "seed": 12}, headers=HOST)
     assert r.status_code == 200, r.text

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from controller.referee.cases import cases, decided_for
 from controller.referee.deck import digital_draw
 from controller.referee.judge import Referee
 from controller.referee.observe import Observation
-from controller.referee.verdict import Verdict, VerdictKind
+from controller.referee.verdict import Reason, Verdict, VerdictKind
 from controller.words.verdicts import plain_line
 from rules.core import CHANCE, Action, Decision, State
 from rules.physical import Piece, PlacedPiece, TableObservation
@@ -29,9 +30,11 @@ OTR = rules.game_named("offtherails")
 REFEREE = Referee(OTR)
 
 
-def _seen(info: rules.Game[Any], state: State, table: dict[str, object]) -> Observation:
+def _seen(
+    info: rules.Game[Any], state: State, table: Mapping[str, Iterable[PlacedPiece]]
+) -> Observation:
     names = [loc.name for loc in info.layout(state.options).locations]
-    return Observation.exact(TableObservation.of(table), names)  # type: ignore[arg-type]
+    return Observation.exact(TableObservation.of(table), names)
 
 
 def _resolve(state: State) -> None:
@@ -64,7 +67,9 @@ def _collision(options: dict[str, object] | None = None) -> State:
     return rules.state_from_json(data)
 
 
-def _table_after(state: State, actions: list[dict[str, object]]) -> dict[str, object]:
+def _table_after(
+    state: State, actions: list[dict[str, object]]
+) -> dict[str, tuple[PlacedPiece, ...]]:
     with state.applied([]):
         for action in actions:
             state.apply(action)
@@ -258,8 +263,8 @@ class _ReadsAnotherSeatsMove(Referee):
 
     def judge(self, state: State, *args: object, **kwargs: object) -> Verdict:
         if state.history[-len(self.reading) :] == self.reading:
-            return Verdict(VerdictKind.IN_SYNC, "the table is as the rules expect")
-        return Verdict(VerdictKind.APPLIED, "applied", actions=tuple(self.reading))
+            return Verdict(VerdictKind.IN_SYNC, Reason.AS_EXPECTED)
+        return Verdict(VerdictKind.APPLIED, Reason.SEEN, actions=tuple(self.reading))
 
 
 def test_the_bench_counts_a_speed_change_read_to_explain_another_seats_move() -> None:
@@ -292,7 +297,7 @@ def test_the_bench_counts_a_speed_change_read_to_explain_another_seats_move() ->
     taken: list[Action] = []
     follow(
         _ReadsAnotherSeatsMove(reading), state, _seen(OTR, state, seen), table, reading, "", taken
-    )  # type: ignore[arg-type]
+    )
     assert [a.TYPE for a in taken] == ["set_speed"]
 
 

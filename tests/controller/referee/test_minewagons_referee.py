@@ -52,7 +52,7 @@ def _sensors(table: dict[str, tuple[PlacedPiece, ...]]) -> Observation:
         if loc.sensor is not None
         and any(REFEREE.is_magnetic(p.piece) for p in table.get(loc.name, ()))
     )
-    return fuse(LAYOUT, INFO.catalogue(), None, magnets)
+    return fuse(LAYOUT, physical.catalogue(), None, magnets)
 
 
 PROVEN = {("minewagons", "end_turn"), ("derailed", "keep_hand"), ("offtherails", "end_actions")}
@@ -147,7 +147,7 @@ def test_what_no_input_sees_is_unseen_for_good_not_covered() -> None:
     assert seen.view("start-red") == LocationView(Seen.UNKNOWN, reason=NO_INPUT)
     assert seen.view("A1").seen is Seen.MAGNET
     assert not seen.covered()
-    hand = Observation(seen.mode, {"A1": LocationView(Seen.MAGNET, True, reason=COVERED)})
+    hand = Observation(seen.mode, {"A1": LocationView(Seen.MAGNET, magnet=True, reason=COVERED)})
     assert hand.covered() == {"A1"}
 
 

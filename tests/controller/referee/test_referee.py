@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 
 import rules
-from controller.referee.cases import CaseKind, cases, digital_draw
+from controller.referee.cases import CaseKind, cases
+from controller.referee.deck import digital_draw
 from controller.referee.judge import Referee
 from controller.referee.observe import InputMode, LocationView, Observation, Seen, fuse
 from controller.referee.verdict import VerdictKind
 from controller.words.verdicts import plain_line
 from rules.core import CHANCE, State
-from rules.offtherails import physical
+from rules.offtherails import OffTheRails, physical
 from rules.physical import PlacedPiece, TableObservation
 
 INFO = rules.game_named("offtherails")
@@ -97,24 +98,25 @@ def test_a_take_back_is_offered_when_the_table_is_as_before() -> None:
 
 def test_fusion_agrees_disagrees_and_covers() -> None:
     state = _game()
+    assert isinstance(state, OffTheRails)
     state.apply({"type": "place_cart", "cart": "red-white", "square": "F12"})
     table = TableObservation.of(INFO.expected_table(state))
     cart_square = LAYOUT.location("F12")
     assert cart_square.sensor is not None
-    both = fuse(LAYOUT, INFO.catalogue(), table, frozenset({cart_square.sensor}))
+    both = fuse(LAYOUT, physical.catalogue(), table, frozenset({cart_square.sensor}))
     assert both.mode is InputMode.CAMERA_AND_SENSORS
     assert both.view("F12").seen is Seen.EXACT
-    no_magnet = fuse(LAYOUT, INFO.catalogue(), table, frozenset())
+    no_magnet = fuse(LAYOUT, physical.catalogue(), table, frozenset())
     assert no_magnet.view("F12").seen is Seen.UNKNOWN
     assert "sensor board" in no_magnet.view("F12").reason
     covered = TableObservation(table.pieces, frozenset({"F12"}))
-    hand = fuse(LAYOUT, INFO.catalogue(), covered, frozenset({cart_square.sensor}))
+    hand = fuse(LAYOUT, physical.catalogue(), covered, frozenset({cart_square.sensor}))
     assert hand.view("F12") == LocationView(
         Seen.MAGNET, magnet=True, reason="covered from the camera"
     )
-    sensors = fuse(LAYOUT, INFO.catalogue(), None, frozenset({cart_square.sensor}))
+    sensors = fuse(LAYOUT, physical.catalogue(), None, frozenset({cart_square.sensor}))
     assert sensors.mode is InputMode.SENSORS_ONLY and sensors.view("F12").magnet
-    assert fuse(LAYOUT, INFO.catalogue(), None, None).mode is InputMode.NONE
+    assert fuse(LAYOUT, physical.catalogue(), None, None).mode is InputMode.NONE
 
 
 def test_sensors_alone_recognise_a_placed_minecart() -> None:
@@ -122,7 +124,7 @@ def test_sensors_alone_recognise_a_placed_minecart() -> None:
     state.apply({"type": "place_tile", "square": "F6", "exits": "NS"})
     square = LAYOUT.location("F12").sensor
     assert square is not None
-    observed = fuse(LAYOUT, INFO.catalogue(), None, frozenset({square}))
+    observed = fuse(LAYOUT, physical.catalogue(), None, frozenset({square}))
     verdict = REFEREE.judge(state, observed)
     assert verdict.kind in (VerdictKind.APPLIED, VerdictKind.CHOICE)
     if verdict.kind is VerdictKind.APPLIED:

@@ -13,18 +13,10 @@ from gpiozero.pins.mock import MockFactory
 from pytest_mock import MockerFixture
 
 from controller.table.gpio import GpioPins, TableIO, make_factory, pi_model
+from tests.support.waiting import wait_until
 
 PINS = GpioPins(seat_buttons=(5, 6), seat_leds=(17, 27), buzzer=12, shutdown_button=3,
                 shutdown_hold_s=0.1)  # fmt: skip
-
-
-def _wait(check: object, seconds: float = 2.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():  # type: ignore[operator]
-            return True
-        time.sleep(0.01)
-    return False
 
 
 def test_a_seat_button_says_done_for_its_seat() -> None:
@@ -34,7 +26,7 @@ def test_a_seat_button_says_done_for_its_seat() -> None:
     io.on_done = pressed.append
     try:
         factory.pin(6).drive_low()  # a button pulls its pin low
-        assert _wait(lambda: pressed == [1])
+        wait_until(lambda: pressed == [1])
         factory.pin(6).drive_high()
     finally:
         io.close()
@@ -50,7 +42,7 @@ def test_turn_leds_and_the_buzzer() -> None:
         assert not factory.pin(27).state
         io.alert(0.05)
         assert factory.pin(12).state
-        assert _wait(lambda: not factory.pin(12).state)
+        wait_until(lambda: not factory.pin(12).state)
         assert io.health()["pins"] == "mock"
     finally:
         io.close()
@@ -63,7 +55,7 @@ def test_holding_the_shutdown_button_asks_to_shut_down() -> None:
     io.on_shutdown = lambda: asked.append(True)
     try:
         factory.pin(3).drive_low()
-        assert _wait(lambda: asked == [True])
+        wait_until(lambda: asked == [True])
     finally:
         io.close()
 
@@ -116,8 +108,8 @@ def test_a_device_that_fails_to_open_closes_the_ones_opened_before(mocker: Mocke
     assert health["state"] == "degraded" and "Invalid argument" in health["detail"]
     assert health["pins"] == "mock" and "the mock pins failed" in health["detail"]
     mocker.stopall()
-    for pin in (5, 6, 17, 27, 12):  # the pins opened first were let go: free to open again
-        LED(pin, pin_factory=factory).close()
+    for number in (5, 6, 17, 27, 12):  # the pins opened first were let go: free to open again
+        LED(number, pin_factory=factory).close()
 
 
 def test_the_status_names_the_pins_in_use() -> None:
@@ -190,10 +182,10 @@ def test_the_shutdown_button_pressed_briefly_clears_the_lock_out_and_held_shuts_
         button.drive_low()  # pressed briefly
         time.sleep(0.6)
         button.drive_high()
-        assert _wait(lambda: cleared == [True])
+        wait_until(lambda: cleared == [True])
         assert stopped == []
         button.drive_low()  # held
-        assert _wait(lambda: stopped == [True], 4.0)
+        wait_until(lambda: stopped == [True], 4.0)
         button.drive_high()
         time.sleep(0.2)
         assert cleared == [True]

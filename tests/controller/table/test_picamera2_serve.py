@@ -15,10 +15,10 @@ from typing import Any
 
 import httpx
 
-from tests.controller.serving import free_port
+from tests.support.serving import MAIN, free_port
+from tests.support.waiting import wait_until
 
 STANDIN = Path(__file__).parents[2] / "vision" / "picamera2_standin"
-MAIN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
 @contextmanager
@@ -49,17 +49,20 @@ def _serve(tmp_path: Path, scene: str, cameras: int) -> Iterator[tuple[str, Path
 
 
 def _until(url: str, check: Callable[[dict[str, Any]], bool], seconds: float) -> dict[str, Any]:
-    deadline = time.monotonic() + seconds
+    """The table's status once `check` holds for it."""
     status: dict[str, Any] = {}
-    while time.monotonic() < deadline:
+
+    def holds() -> bool:
         try:
-            status = httpx.get(f"{url}/api/status", timeout=2).json()
-            if check(status):
-                return status
+            answer = httpx.get(f"{url}/api/status", timeout=2).json()
         except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise AssertionError(f"not within {seconds} s: {status}")
+            return False
+        status.clear()
+        status.update(answer)
+        return check(status)
+
+    wait_until(holds, seconds, status, every=0.2)
+    return status
 
 
 def test_serve_with_a_camera_module_calibrates_and_reads_the_table(tmp_path: Path) -> None:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from controller.game.store import EventKind, EventLog
+from controller.simulated.camera import SimulatedCamera
 from controller.table.service import ServiceSettings, TableService
 
 
@@ -96,6 +98,7 @@ def test_pulled_cables_degrade_and_recover_without_a_restart(tmp_path: Path) -> 
         lost = status()["board"]
         assert lost["since"] > 0 and status()["mode"] == "camera_only"
         assert await _until(service, lambda: status()["board"]["state"] == "connected", 20)
+        assert isinstance(service.inputs.camera, SimulatedCamera)
         service.inputs.camera.unplug(1.0)
         assert await _until(service, lambda: status()["camera"]["state"] == "disconnected", 10)
         assert await _until(service, lambda: status()["mode"] == "sensors_only", 5)
@@ -177,7 +180,6 @@ def test_a_real_camera_source_feeds_the_referee(tmp_path: Path) -> None:
     """A video file through the camera path (cv2.VideoCapture, its thread, the pipeline)."""
     import cv2
 
-    from controller.simulated.camera import SimulatedCamera
     from controller.simulated.table import PhysicalTable
     from rules.registry import game_named
 
@@ -185,7 +187,7 @@ def test_a_real_camera_source_feeds_the_referee(tmp_path: Path) -> None:
     layout, catalogue = info.layout({}), info.catalogue()
     camera = SimulatedCamera(PhysicalTable(layout, catalogue), layout, catalogue)
     video = tmp_path / "table.avi"
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (1280, 720))
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 10, (1280, 720))
     for _ in range(40):
         writer.write(camera.frame())
     writer.release()
@@ -235,7 +237,7 @@ def test_lifting_a_minecart_lights_where_it_may_go(tmp_path: Path) -> None:
     asked: list[dict[Square, object]] = []
 
     class Link:
-        def set_leds(self, colours: dict[Square, object]) -> None:
+        def set_leds(self, colours: Mapping[Square, object]) -> None:
             asked.append(dict(colours))
 
     views = {"F12": LocationView(Seen.MAGNET, magnet=False)}

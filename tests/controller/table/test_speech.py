@@ -10,7 +10,6 @@ import shutil
 import subprocess
 import sys
 import threading
-import time
 import wave
 from pathlib import Path
 
@@ -33,6 +32,7 @@ from controller.table.speech import (
 )
 from rules.physical import PlacedPiece, TableObservation
 from rules.playout import Policy, choose
+from tests.support.waiting import wait_until
 
 
 class Written:
@@ -48,15 +48,6 @@ class Written:
         self.speaking.set()
         self.hold.wait(10)
         self.lines.append(text)
-
-
-def _until(check: object, seconds: float = 5.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():  # type: ignore[operator]
-            return True
-        time.sleep(0.01)
-    return False
 
 
 def _play_until_seat(game: LiveGame, seat: int) -> None:
@@ -88,7 +79,7 @@ def test_the_table_says_whose_turn_a_wrong_move_and_who_won(tmp_path: Path) -> N
         game.name_player(Asker.host(), 0, "Ann")
         game.name_player(Asker.host(), 1, "Bob")
         _play_until_seat(game, 1)
-        assert _until(lambda: "Bob, your turn" in speaker.lines), speaker.lines
+        wait_until(lambda: "Bob, your turn" in speaker.lines, what=speaker.lines)
         # a minecart laid where none may go: an alert naming the square
         assert game.referee is not None and game.state is not None
         wrong = dict(game.referee.table_of(game.state))
@@ -99,9 +90,9 @@ def test_the_table_says_whose_turn_a_wrong_move_and_who_won(tmp_path: Path) -> N
         names = [loc.name for loc in game.info.layout(game.state.options).locations]
         verdict = game.observe(Observation.exact(TableObservation.of(wrong), names))
         assert verdict is not None and verdict.kind.value == "alert"
-        assert _until(lambda: "Not a legal move at F6" in speaker.lines), speaker.lines
+        wait_until(lambda: "Not a legal move at F6" in speaker.lines, what=speaker.lines)
         game.end()
-        assert _until(lambda: speaker.lines[-1].endswith(("wins!", "share the win!")))
+        wait_until(lambda: speaker.lines[-1].endswith(("wins!", "share the win!")))
         assert "Ann" in speaker.lines[-1] or "Bob" in speaker.lines[-1]
         assert not any("seat" in line for line in speaker.lines)
     finally:
@@ -121,7 +112,7 @@ def test_speaking_never_holds_up_the_game_and_stale_lines_are_dropped(tmp_path: 
         voice.say("Cy, your turn", "turn")  # makes Bob's turn stale
         clock[0] = 5.0
         speaker.hold.set()
-        assert _until(lambda: len(speaker.lines) == 3), speaker.lines
+        wait_until(lambda: len(speaker.lines) == 3, what=speaker.lines)
         assert speaker.lines == ["Ann, your turn", "Not a legal move at F12", "Cy, your turn"]
         speaker.hold.clear()
         speaker.speaking.clear()
@@ -131,7 +122,7 @@ def test_speaking_never_holds_up_the_game_and_stale_lines_are_dropped(tmp_path: 
         clock[0] = 30.0  # ...until it is old news
         voice.say("Ann wins!", "winner")
         speaker.hold.set()
-        assert _until(lambda: speaker.lines[-1] == "Ann wins!"), speaker.lines
+        wait_until(lambda: speaker.lines[-1] == "Ann wins!", what=speaker.lines)
         assert "Not a legal move at A1" not in speaker.lines and voice.dropped == 2
     finally:
         voice.stop()
@@ -207,7 +198,7 @@ def test_a_service_speaks_only_where_asked_or_a_speaker_is_found(
     service.start(thread=False)
     try:
         _play_until_seat(service.game, 1)
-        assert _until(lambda: speaker.lines == ["Player 1, your turn", "Player 2, your turn"])
+        wait_until(lambda: speaker.lines == ["Player 1, your turn", "Player 2, your turn"])
     finally:
         service.stop()
 

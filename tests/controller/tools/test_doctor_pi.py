@@ -36,7 +36,7 @@ PI5 = "Raspberry Pi 5 Model B Rev 1.0"
 PI4 = "Raspberry Pi 4 Model B Rev 1.5"
 
 
-class NativeFactory(MockFactory):
+class NativeFactory(MockFactory):  # type: ignore[misc]  # gpiozero has no types
     """Stands in for gpiozero's native fallback (named as gpiozero names it)."""
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from venue_testkit import PASSWORDS, VENUE
 
 from controller.venue.broker import Mosquitto
+from tests.controller.venue.venue_testkit import PASSWORDS, VENUE
 
 
 @pytest.fixture

@@ -5,12 +5,11 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from venue_testkit import settings
-
 from controller.config import Config
 from controller.tools.doctor import check_venue
 from controller.venue.broker import Mosquitto, free_port
 from controller.venue.settings import Broker
+from tests.controller.venue.venue_testkit import settings
 
 
 def test_the_doctor_logs_in_as_the_table(broker: Mosquitto) -> None:

@@ -13,15 +13,18 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Page, sync_playwright
-from venue_testkit import PASSWORDS, VENUE, settings, wait_until
+from playwright.sync_api import Browser, Page
 
 from controller.venue.broker import Mosquitto, free_port
 from controller.venue.table import PlayingTable
+from tests.controller.venue.venue_testkit import PASSWORDS, VENUE, settings
+from tests.support.browser import chromium
+from tests.support.serving import MAIN
+from tests.support.waiting import wait_until
 
+pytestmark = pytest.mark.xdist_group("venue_page")  # the module on one worker: its fixtures once
 ROOT = Path(__file__).resolve().parents[3]
 ARTIFACTS = ROOT / ".artifacts"
-MAIN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
 PIN = "2468"
 
 
@@ -65,15 +68,9 @@ def _up(url: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(
-            executable_path="/usr/bin/chromium",
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
-        )  # fmt: skip
-        yield chromium
-        chromium.close()
+def browser() -> Iterator[Browser]:
+    with chromium() as launched:
+        yield launched
 
 
 def _open(browser: object, url: str, width: int, height: int) -> Page:

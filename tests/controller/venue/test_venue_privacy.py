@@ -11,7 +11,6 @@ from typing import Any
 import paho.mqtt.client as paho
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
-from venue_testkit import PASSWORDS, VENUE, settings, wait_until
 
 from controller.game.live import LiveGame
 from controller.game.store import Event, EventKind
@@ -20,6 +19,8 @@ from controller.venue.broker import Mosquitto
 from controller.venue.contract import PUBLISHED, event_payload, venue_filter
 from controller.venue.table import PlayingTable
 from rules.core import State
+from tests.controller.venue.venue_testkit import PASSWORDS, VENUE, settings
+from tests.support.waiting import wait_until
 
 SEED = 918_273_645  # distinctive: found in a message, it is the seed
 

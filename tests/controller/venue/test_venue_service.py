@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from venue_testkit import settings, wait_until
 
 from controller.cli import main
 from controller.game.access import Asker
@@ -14,6 +13,8 @@ from controller.table.service import ServiceSettings, TableService
 from controller.venue.broker import Mosquitto
 from controller.venue.evening import Evening
 from controller.venue.listener import VenueListener
+from tests.controller.venue.venue_testkit import settings
+from tests.support.waiting import wait_until
 
 
 def test_the_table_service_publishes_its_game(broker: Mosquitto, tmp_path: Path) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from controller.venue.broker import Mosquitto
@@ -23,15 +21,6 @@ def settings(broker: Mosquitto, table: str = "", user: str = "") -> VenueSetting
         username=user or ("" if table else "venue"),
         password=PASSWORDS.get(name, "wrong"),
     )
-
-
-def wait_until(check: Callable[[], bool], seconds: float = 15.0, what: str = "") -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"not within {seconds} s: {what}")
 
 
 def folder(tmp_path: Path, name: str) -> Path:

@@ -14,49 +14,35 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
-from tests.controller.serving import free_port
+from tests.support.browser import chromium
+from tests.support.serving import MAIN, free_port, running
+from tests.support.waiting import wait_until
 
+pytestmark = pytest.mark.xdist_group("browser")  # the module on one worker: its fixtures once
 ROOT = Path(__file__).resolve().parents[3]
 ARTIFACTS = ROOT / ".artifacts"
-CHROMIUM = "/usr/bin/chromium"
-MAIN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
 PIN = "2468"
 
 
 def _serve(data: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            MAIN,
-            "serve",
-            "--data",
-            str(data),
-            "--port",
-            str(port),
-            "--seed",
-            "5",
-            "--players",
-            "2",
-            "--pin",
-            PIN,
-            *extra,
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(url + "/api/status", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    return process, url
+    command = [sys.executable, "-c", MAIN, "serve", "--data", str(data), "--port", str(port),
+               "--seed", "5", "--players", "2", "--pin", PIN, *extra]  # fmt: skip
+    return running(command, url), url
+
+
+ANSWER_S = 30.0  # how long the served table may take to answer beside another test worker
+
+
+def _get(url: str, **kwargs: Any) -> httpx.Response:
+    return httpx.get(url, timeout=ANSWER_S, **kwargs)
+
+
+def _post(url: str, **kwargs: Any) -> httpx.Response:
+    return httpx.post(url, timeout=ANSWER_S, **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -81,15 +67,9 @@ def quiet_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
-        )  # fmt: skip
-        yield chromium
-        chromium.close()
+def browser() -> Iterator[Browser]:
+    with chromium() as launched:
+        yield launched
 
 
 def _phone(browser: object) -> Page:
@@ -137,17 +117,20 @@ def test_the_host_undoes_a_move_from_the_page(table: str, browser: object) -> No
     page.goto(table + "/")
     page.locator("#host summary").click()
     page.fill("#pin", PIN)
-    before = len(httpx.get(table + "/api/events?after=0").json())
+    before = len(_get(table + "/api/events?after=0").json())
     page.click("#undo")
     page.click("#confirm-yes")  # the host is asked first
-    page.wait_for_timeout(1000)
-    kinds = [e["kind"] for e in httpx.get(table + "/api/events?after=0").json()]
+
+    def kinds() -> list[str]:
+        return [e["kind"] for e in _get(table + "/api/events?after=0").json()]
+
+    wait_until(lambda: "undo" in kinds(), 30, "the host's undo in the log", every=0.2)
     page.screenshot(path=str(ARTIFACTS / "phone-host.png"))
-    assert len(kinds) > before and "undo" in kinds
+    assert len(kinds()) > before
 
 
 def test_a_player_joins_by_the_seat_link_and_answers(quiet_table: str, browser: object) -> None:
-    token = httpx.post(quiet_table + "/api/seats/0/token", headers={"X-Table-Pin": PIN}).json()
+    token = _post(quiet_table + "/api/seats/0/token", headers={"X-Table-Pin": PIN}).json()
     page = _phone(browser)
     page.goto(f"{quiet_table}/?seat={token['token']}")
     page.wait_for_function("document.querySelector('#me').textContent === 'you are Player 1'")
@@ -161,7 +144,7 @@ def test_a_player_joins_by_the_seat_link_and_answers(quiet_table: str, browser: 
     chosen: list[dict[str, Any]] = []
     deadline = time.monotonic() + 10
     while not chosen and time.monotonic() < deadline:  # the tap's POST may still be on its way
-        events = httpx.get(quiet_table + "/api/events?after=0").json()
+        events = _get(quiet_table + "/api/events?after=0").json()
         chosen = [
             e
             for e in events
@@ -182,13 +165,13 @@ def test_the_host_starts_a_game_with_options_and_sees_the_camera(
     page.select_option("#game", "offtherails")
     page.select_option("#opt-players", "2")
     page.check("#opt-bumper_carts")
-    before = httpx.get(table + "/api/status").json()["game"]["id"]
+    before = _get(table + "/api/status").json()["game"]["id"]
     page.click("#start")
     page.click("#confirm-yes")  # a game is open: the host is asked first
     page.wait_for_timeout(1000)
-    game = httpx.get(table + "/api/status").json()["game"]
+    game = _get(table + "/api/status").json()["game"]
     assert game["id"] != before and game["players"] == 2
-    state = httpx.get(table + "/api/state").json()
+    state = _get(table + "/api/state").json()
     assert state["view"]["options"]["bumper_carts"] is True
     page.locator("#camera-panel summary").click()
     page.click("#camera-view")
@@ -251,7 +234,7 @@ def test_a_player_answers_the_referees_question_from_the_seat_page(
     sensor_table: tuple[str, Popen[str]], browser: object
 ) -> None:
     url, board = sensor_table
-    token = httpx.post(url + "/api/seats/0/token", headers={"X-Table-Pin": PIN}).json()
+    token = _post(url + "/api/seats/0/token", headers={"X-Table-Pin": PIN}).json()
     spectator = _phone(browser)
     spectator.goto(url + "/")
     page = _phone(browser)
@@ -278,7 +261,7 @@ def test_a_player_answers_the_referees_question_from_the_seat_page(
     page.wait_for_function("document.querySelectorAll('#question button').length === 0")
     actions = [
         e["data"]["action"]
-        for e in httpx.get(url + "/api/events?after=0").json()
+        for e in _get(url + "/api/events?after=0").json()
         if e["kind"] == "action" and e["seat"] == 0
     ]
     assert actions[-1]["type"] == "place_cart" and actions[-1]["square"] == "F12"
@@ -288,17 +271,17 @@ def test_a_player_answers_the_referees_question_from_the_seat_page(
 
 def test_a_seat_sees_its_own_hand_and_a_spectator_none(quiet_table: str, browser: object) -> None:
     host = {"X-Table-Pin": PIN}
-    r = httpx.post(
+    r = _post(
         quiet_table + "/api/games",
         json={"game": "trickoftherails", "options": {"players": 3}, "seed": 3},
         headers=host,
     )
     assert r.status_code == 200, r.text
-    token = httpx.post(quiet_table + "/api/seats/1/token", headers=host).json()["token"]
+    token = _post(quiet_table + "/api/seats/1/token", headers=host).json()["token"]
     page = _phone(browser)
     page.goto(f"{quiet_table}/?seat={token}")
     page.wait_for_function("!document.querySelector('#private').hidden", timeout=20000)
-    hand = httpx.get(quiet_table + "/api/state", headers={"X-Seat-Token": token}).json()
+    hand = _get(quiet_table + "/api/state", headers={"X-Seat-Token": token}).json()
     text = page.locator("#private").inner_text()
     assert "Your hand" in text and not any(card in text for card in hand["private"]["hand"])
     assert page.locator("#private svg.card").count() == len(hand["private"]["hand"])
@@ -336,17 +319,17 @@ def test_the_page_reads_without_colour_and_to_a_screen_reader(table: str, browse
 
 def test_a_finished_game_is_replayed_step_by_step(quiet_table: str, browser: object) -> None:
     host = {"X-Table-Pin": PIN}
-    httpx.post(
+    _post(
         quiet_table + "/api/games",
         json={"game": "offtherails", "options": {"players": 2}, "seed": 4},
         headers=host,
     )
-    httpx.post(
+    _post(
         quiet_table + "/api/actions",
         json={"action": {"type": "choose_side", "side": "south"}},
         headers=host,
     )
-    assert httpx.post(quiet_table + "/api/games/current/end", headers=host).status_code == 200
+    assert _post(quiet_table + "/api/games/current/end", headers=host).status_code == 200
     page = _phone(browser)
     page.goto(quiet_table + "/")
     page.locator("#history summary").click()
@@ -363,7 +346,7 @@ def test_a_phone_that_lost_its_connection_catches_up_by_itself(
     quiet_table: str, browser: object
 ) -> None:
     host = {"X-Table-Pin": PIN}
-    r = httpx.post(
+    r = _post(
         quiet_table + "/api/games",
         json={"game": "offtherails", "options": {"players": 2}, "seed": 9},
         headers=host,
@@ -376,7 +359,7 @@ def test_a_phone_that_lost_its_connection_catches_up_by_itself(
     context.set_offline(True)
     page.evaluate("window.dispatchEvent(new Event('offline'))")
     page.wait_for_timeout(500)
-    moved = httpx.post(
+    moved = _post(
         quiet_table + "/api/actions",
         json={"action": {"type": "choose_side", "side": "west"}},
         headers=host,
@@ -399,9 +382,9 @@ def test_the_host_sees_a_seats_question_and_may_answer_it(
     """The stream carries no PIN, so its view hides a seat's question from the host's phone as
     from anyone's; the page asks for the host's own verdict and offers the options."""
     url, board = host_sensor_table
-    seat = httpx.post(url + "/api/seats/0/token", headers={"X-Table-Pin": PIN}).json()
+    seat = _post(url + "/api/seats/0/token", headers={"X-Table-Pin": PIN}).json()
     choose = {"action": {"type": "choose_side", "side": "north"}}
-    r = httpx.post(url + "/api/actions", json=choose, headers={"X-Seat-Token": seat["token"]})
+    r = _post(url + "/api/actions", json=choose, headers={"X-Seat-Token": seat["token"]})
     assert r.status_code == 200, r.text
     page = _phone(browser)
     page.goto(url + "/")
@@ -420,7 +403,7 @@ def test_the_host_sees_a_seats_question_and_may_answer_it(
     page.wait_for_function("document.querySelectorAll('#question button').length === 0")
     actions = [
         e["data"]["action"]
-        for e in httpx.get(url + "/api/events?after=0").json()
+        for e in _get(url + "/api/events?after=0").json()
         if e["kind"] == "action" and e["seat"] == 0
     ]
     assert actions[-1]["type"] == "place_cart" and actions[-1]["cart"] in options[0]

@@ -6,7 +6,6 @@ asks for a hint on its turn. Small search budgets (`--ai-iterations`): fast and 
 from __future__ import annotations
 
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -16,11 +15,15 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
+from tests.support.browser import chromium
+from tests.support.serving import MAIN, free_port, running
+
+pytestmark = pytest.mark.xdist_group(
+    "computer_players"
+)  # the module on one worker: its fixtures once
 ARTIFACTS = Path(__file__).resolve().parents[3] / ".artifacts"
-CHROMIUM = "/usr/bin/chromium"
-MAIN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
 PIN = "2468"
 HOST = {"X-Table-Pin": PIN}
 NEVER = {  # what a family must never read (as tests/controller/web/test_family.py)
@@ -30,39 +33,18 @@ NEVER = {  # what a family must never read (as tests/controller/web/test_family.
 }
 
 
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _serve(data: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(
+    return running(
         [sys.executable, "-c", MAIN, "serve", "--data", str(data), "--port", str(port),
          "--host", "127.0.0.1", "--pin", PIN, "--seed", "3", *extra],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        f"http://127.0.0.1:{port}",
     )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/status", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise AssertionError("the service did not start")
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
-        )  # fmt: skip
-        yield chromium
-        chromium.close()
+def browser() -> Iterator[Browser]:
+    with chromium() as launched:
+        yield launched
 
 
 def _phone(browser: Any) -> Page:
@@ -73,7 +55,7 @@ def _phone(browser: Any) -> Page:
 def test_a_human_plays_two_computers_on_the_simulated_table(
     tmp_path_factory: pytest.TempPathFactory, browser: Any
 ) -> None:
-    data, port = tmp_path_factory.mktemp("computers"), _port()
+    data, port = tmp_path_factory.mktemp("computers"), free_port()
     url = f"http://127.0.0.1:{port}"
     process = _serve(data, port, "--game", "offtherails", "--players", "3",
                      "--ai-iterations", "20")  # fmt: skip
@@ -146,7 +128,7 @@ def test_a_human_plays_two_computers_on_the_simulated_table(
 def test_a_seat_asks_for_a_hint_and_the_host_switches_hints_off(
     tmp_path_factory: pytest.TempPathFactory, browser: Any
 ) -> None:
-    data, port = tmp_path_factory.mktemp("hint"), _port()
+    data, port = tmp_path_factory.mktemp("hint"), free_port()
     url = f"http://127.0.0.1:{port}"
     process = _serve(data, port, "--no-bots", "--game", "offtherails", "--players", "2",
                      "--ai-iterations", "20")  # fmt: skip

@@ -9,19 +9,20 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
+from tests.support.browser import chromium
+from tests.support.serving import MAIN, free_port, running
+
+pytestmark = pytest.mark.xdist_group("family")  # the module on one worker: its fixtures once
 ROOT = Path(__file__).resolve().parents[3]
 ARTIFACTS = ROOT / ".artifacts"
-CHROMIUM = "/usr/bin/chromium"
-MAIN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
 PIN = "2468"
 HOST = {"X-Table-Pin": PIN}
 PLAYERS = {"offtherails": 2, "trickoftherails": 3, "derailed": 2, "minewagons": 2}
@@ -53,19 +54,11 @@ ON_A_PLACE = """() => {
 }"""
 
 
-def _port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _serve(data: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
-    return _running(
+    return running(
         [sys.executable, "-c", MAIN, "serve", "--data", str(data), "--port", str(port),
          "--host", "127.0.0.1", "--pin", PIN, "--seed", "3", *extra],
-        port,
+        f"http://127.0.0.1:{port}",
     )  # fmt: skip
 
 
@@ -85,26 +78,15 @@ asyncio.run(run_service(settings, listen("127.0.0.1", port), f"http://127.0.0.1:
 
 
 def _serve_brisk(data: Path, port: int) -> subprocess.Popen[bytes]:
-    return _running([sys.executable, "-c", BRISK, str(data), str(port), PIN], port)
-
-
-def _running(command: list[str], port: int) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/status", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise AssertionError("the service did not start")
+    return running(
+        [sys.executable, "-c", BRISK, str(data), str(port), PIN], f"http://127.0.0.1:{port}"
+    )
 
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One service with bots for every game of the module."""
-    port = _port()
+    port = free_port()
     process = _serve(tmp_path_factory.mktemp("family"), port, "--players", "2")
     try:
         yield f"http://127.0.0.1:{port}"
@@ -114,15 +96,9 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
-        )  # fmt: skip
-        yield chromium
-        chromium.close()
+def browser() -> Iterator[Browser]:
+    with chromium() as launched:
+        yield launched
 
 
 def _phone(browser: Any) -> Page:
@@ -240,7 +216,7 @@ def test_the_host_is_asked_before_ending_a_game_and_everyone_sees_who_won(
 def test_a_phone_stays_joined_across_a_restart(
     tmp_path_factory: pytest.TempPathFactory, browser: Any
 ) -> None:
-    data, port = tmp_path_factory.mktemp("restart"), _port()
+    data, port = tmp_path_factory.mktemp("restart"), free_port()
     url = f"http://127.0.0.1:{port}"
     process = _serve(data, port, "--no-bots", "--game", "trickoftherails", "--players", "3")
     try:
@@ -283,7 +259,7 @@ def test_a_bot_game_played_to_its_end_shows_who_won_on_every_phone_until_the_nex
     """The bots play a whole game on the simulated table; every phone (a spectator, each
     player's, the host's) shows the winner and the final scores with their parts, which stay,
     across a restart of the service too, until the host starts another game."""
-    data, port = tmp_path_factory.mktemp("end"), _port()
+    data, port = tmp_path_factory.mktemp("end"), free_port()
     url = f"http://127.0.0.1:{port}"
     process = _serve_brisk(data, port)  # a new table: its default game starts, the bots play
     try:

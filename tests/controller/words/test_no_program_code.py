@@ -54,7 +54,8 @@ def every_kind_of_action(info: Game[Any], steps: int = 300) -> list[Action]:
     bot games, with each option's every value, at the fewest and the most players: the legal
     ones, and all the game's JSON can spell there (`candidates`)."""
     found: dict[str, Action] = {}
-    settings = [{}] + [{o.name: v} for o in info.options for v in o.choices or ()]
+    settings: list[dict[str, object]] = [{}]
+    settings += [{o.name: v} for o in info.options for v in o.choices or ()]
     for seed, (players, chosen) in enumerate(
         (p, c) for p in (info.min_players, info.max_players) for c in settings
     ):

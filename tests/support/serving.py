@@ -1,4 +1,4 @@
-"""The HTTP API served on a loopback port for a test, as `railtable serve` configures it."""
+"""The HTTP API served on a loopback port for a test, in this process or in one of its own."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import uvicorn
 
 from controller.api.app import create_app
 from controller.api.http import server_config
+from tests.support.waiting import wait_until
 
 
 def free_port() -> int:
@@ -25,6 +25,27 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def answering(url: str) -> bool:
+    """Whether the service at `url` answers its status now."""
+    try:
+        return httpx.get(f"{url}/api/status", timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def running(command: list[str], url: str) -> subprocess.Popen[bytes]:
+    """`command`, a service, started and answering at `url` (killed if not within a minute)."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_until(lambda: answering(url) or process.poll() is not None, 60, "the service", 0.1)
+    except AssertionError:
+        process.kill()
+        raise
+    if process.poll() is not None:
+        raise AssertionError(f"the service stopped before answering: exit {process.returncode}")
+    return process
 
 
 @contextlib.contextmanager
@@ -40,9 +61,7 @@ def serving(control: Any, trusted_proxies: tuple[str, ...] = (), **more: Any) ->
     thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
     thread.start()
     try:
-        deadline = time.monotonic() + 10
-        while not server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_until(lambda: server.started, 10, "the server started", every=0.02)
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
@@ -71,13 +90,7 @@ def serving_process(
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{url}/api/status", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
+        wait_until(lambda: answering(url), 30, "the service answering", every=0.1)
         yield url, process
     finally:
         process.terminate()
