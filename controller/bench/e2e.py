@@ -63,7 +63,9 @@ async def _latency(samples: int, phones: int, folder: Path) -> list[float]:
         board = service.virtual_board
         assert board is not None and service.link is not None
         service.link.wait_connected(10)
-        layout = await service.owner.call(lambda game: game.info.layout(game.state.options))  # type: ignore[union-attr,misc]
+        layout = await service.owner.call(
+            lambda game: game.open.info.layout(game.open.state.options)  # type: ignore[union-attr,misc]
+        )
         sensor = layout.location("F12").sensor  # a red starting track
         assert sensor is not None
         row, col = sensor

@@ -20,6 +20,7 @@ from typing import Any
 
 from controller.game.access import Asker, Refused
 from controller.game.live import LiveGame
+from controller.game.opened import OpenGame
 from controller.referee.judge import Alternative, ChanceResolver, Verdict, VerdictKind
 from controller.referee.observe import fuse
 from controller.referee.tables import Pieces, changed_locations
@@ -81,11 +82,12 @@ class Bots:
 
     def go(self) -> BotStep:
         """One step by whoever is to act, answering the referee first."""
-        game, state, info = self.game, self.game.state, self.game.info
-        if state is None or info is None or state.is_over or game.referee is None:
+        game, opened = self.game, self.game.open
+        if opened is None or opened.state.is_over:
             return BotStep.WAITED
+        state, referee = opened.state, opened.referee
         verdict = game.verdict
-        expected = game.referee.table_of(state)
+        expected = referee.table_of(state)
         if self._mistake is not None and verdict is not None and verdict.kind in _APPLIES:
             self.stats.mistakes_applied += 1  # (a take-back's actions are offered, not applied)
             self._mistake = None
@@ -103,7 +105,7 @@ class Bots:
                 self.stats.mistakes_alerted += 1
             self._mistake = None
             self._say_unsaid()
-            self.table.lay(game.referee.table_of(state))  # put it right: as the rules have it
+            self.table.lay(referee.table_of(state))  # put it right: as the rules have it
             self.stats.corrected += 1
             return BotStep.CORRECTED
         if verdict is not None and verdict.kind in (VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
@@ -158,9 +160,9 @@ class Bots:
         if self.rng.random() < self.mistake_rate and self._make_mistake(expected):
             return BotStep.MISTAKE
         with state.applied(unsaid):
-            laid = game.referee.table_as_laid(state, action)  # the card in its slot, say
+            laid = referee.table_as_laid(state, action)  # the card in its slot, say
         with state.applied([*unsaid, action]):
-            after = game.referee.table_of(state)
+            after = referee.table_of(state)
         if laid is not None:
             after = laid  # as players do: lay the play, then carry out what it causes (the table
             # as laid is whole: a share still to be taken lies where it was, not in both places)
@@ -169,6 +171,12 @@ class Bots:
         self.table.lay(after)
         self.stats.played += 1
         return BotStep.PLAYED
+
+    @property
+    def _opened(self) -> OpenGame:
+        opened = self.game.open
+        assert opened is not None  # the bots play while a game is open
+        return opened
 
     def _say_unsaid(self) -> None:
         """Say on a phone the turn's end left unsaid (no move of the next player shows it)."""
@@ -183,7 +191,6 @@ class Bots:
     def _draw_on_table(self, state: State) -> BotStep:
         """Chance the table shows (a green tile turned up shows its face): the bot turns it up
         and goes on as its player would (lays the tile the way she prefers), all at once."""
-        assert self.game.referee is not None
         outcomes = [(a, p) for a, p in state.chance_outcomes() if p > 0]
         if not outcomes:
             return BotStep.WAITED
@@ -196,7 +203,7 @@ class Bots:
                 if follow.VISIBILITY is Visibility.TABLE:
                     steps.append(follow)
         with state.applied(steps):
-            after = self.game.referee.table_of(state)
+            after = self._opened.referee.table_of(state)
         self._played = [*self._played[-5:], *steps]
         self.table.lay(after)
         self.stats.played += 1
@@ -247,8 +254,7 @@ class Bots:
     def _shows(self, state: State, action: Action) -> bool:
         """Whether the inputs of this table see the action (else it is said on a phone): with a
         camera, any change of the table; with the sensor board alone, a magnet moved."""
-        assert self.game.referee is not None
-        referee = self.game.referee
+        referee = self._opened.referee
         before = referee.table_of(state)
         with state.applied([action]):
             after = referee.table_of(state)
@@ -263,8 +269,8 @@ class Bots:
         return any(not referee.fits(seen.view(n), before.get(n, ())) for n in changed)
 
     def _catalogue(self) -> Any:
-        info = self.game.info
-        assert info is not None and info.catalogue is not None
+        info = self._opened.info
+        assert info.catalogue is not None
         return info.catalogue()
 
     def _magnets(self, table: dict[str, Pieces]) -> frozenset[tuple[int, int]]:
@@ -310,8 +316,8 @@ class Bots:
 
     def _reach(self, expected: dict[str, Pieces]) -> set[str]:
         """Where a legal action changes the table now, or after a step nothing shows."""
-        state, referee = self.game.state, self.game.referee
-        assert state is not None and referee is not None
+        opened = self._opened
+        state, referee = opened.state, opened.referee
         reach: set[str] = set()
         for action in state.legal_actions():
             with state.applied([action]):
@@ -320,7 +326,7 @@ class Bots:
                     continue
                 # a step nothing shows (an implied end of turn, a word from a phone), then the
                 # digital deck's draws it sets off (Off the Rails' deposits), then anyone's action
-                with state.applied(_digital_draws(state, self.game.deck)):
+                with state.applied(_digital_draws(state, opened.deck)):
                     if state.current_player in (None, CHANCE):
                         continue
                     for then in state.legal_actions():

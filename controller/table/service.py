@@ -250,22 +250,22 @@ class TableService:
 
     def _start_inputs(self) -> None:
         """Camera, sensor board and (simulated) table for the open game's mat."""
-        info = self.game.info
-        assert info is not None and info.layout is not None and info.catalogue is not None
-        state = self.game.state
-        assert state is not None
+        opened = self.game.open
+        assert opened is not None
+        info, state = opened.info, opened.state
+        assert info.layout is not None and info.catalogue is not None
         layout, catalogue = info.layout(state.options), info.catalogue()
         self._layout = layout
         simulated = SIMULATED in (self.settings.board, self.settings.camera)
         if simulated:
             self.physical = PhysicalTable(layout, catalogue)
-            self.physical.lay(self.game.table)
+            self.physical.lay(opened.table)
         if simulated and self.settings.bots:
             assert self.physical is not None
             self.bots = Bots(
                 self.game,
                 self.physical,
-                seed=state.seed if self.game.deck.predictable else secrets.randbelow(1 << 31),
+                seed=state.seed if opened.deck.predictable else secrets.randbelow(1 << 31),
                 mistake_rate=self.settings.mistake_rate,
                 camera=self.settings.camera != NONE,
                 sensors=self.settings.board != NONE,
@@ -328,10 +328,13 @@ class TableService:
 
     def _follow_game(self) -> None:
         """A game on another mat was started (from a phone): the inputs follow it."""
-        info, state = self.game.info, self.game.state
-        if info is None or info.layout is None or state is None:
+        opened = self.game.open
+        if opened is None:
             return
-        if info.layout(state.options) != self._layout:
+        info = opened.info
+        if info.layout is None:
+            return
+        if info.layout(opened.state.options) != self._layout:
             log.info("the mat changed to %s: the inputs follow", info.title)
             self._stop_inputs()
             self._start_inputs()
@@ -364,9 +367,10 @@ class TableService:
 
     def done(self, seat: int) -> None:
         """A seat's "done" button: the one unseen action that ends its phase, if there is one."""
-        state = self.game.state
-        if state is None or state.current_player != seat:
+        opened = self.game.open
+        if opened is None or opened.state.current_player != seat:
             return
+        state = opened.state
         ending = [
             a
             for a in state.legal_actions()
@@ -444,7 +448,7 @@ class TableService:
         if now >= self._next_trim:  # what a burst of phones or frames freed goes back
             self._next_trim = now + TRIM_EVERY_S
             give_back()
-        if self.game.state is None:
+        if self.game.open is None:
             return None
         self._follow_game()
         if self.eyes is not None:
@@ -463,7 +467,7 @@ class TableService:
             self._stable >= self.settings.settle_ticks
             and self.camera_still
             and (observed != self._judged or self.game.changes != self._judged_changes)
-            and self.game.state is not None
+            and self.game.open is not None
             and (self.game.store_problem is None or now >= self._store_retry)
         ):
             # judged again when the game changed from a phone (an answer, a decision, an
@@ -551,9 +555,11 @@ class TableService:
 
     def _inputs(self) -> tuple[Layout, Catalogue, frozenset[tuple[int, int]] | None]:
         """The game's layout and catalogue, and the squares the connected board feels."""
-        info, state = self.game.info, self.game.state
-        assert info is not None and info.layout is not None and info.catalogue is not None
-        layout = info.layout(state.options if state is not None else {})
+        opened = self.game.open
+        assert opened is not None
+        info = opened.info
+        assert info.layout is not None and info.catalogue is not None
+        layout = info.layout(opened.state.options)
         occupied = None
         if self.link is not None:
             health = self.link.health()
@@ -566,16 +572,17 @@ class TableService:
     def _show(self, verdict: Verdict | None) -> None:
         """LEDs under the squares in error (red) and with something left to do (amber); the
         seat to act lit; a buzz on an alert."""
-        state = self.game.state
-        self.io.show_turn(state.current_player if state is not None else None)
+        opened = self.game.open
+        self.io.show_turn(opened.state.current_player if opened is not None else None)
         if verdict is not None and verdict.kind is VerdictKind.ALERT:
             self.io.alert()
         if self.link is None or verdict is None:
             return
-        info, state = self.game.info, self.game.state
-        if info is None or info.layout is None or state is None:
+        if opened is None or opened.info.layout is None:
             return
-        sensors = {loc.name: loc.sensor for loc in info.layout(state.options).locations}
+        sensors = {
+            loc.name: loc.sensor for loc in opened.info.layout(opened.state.options).locations
+        }
         colour = ALERT_COLOUR if verdict.kind is VerdictKind.ALERT else TODO_COLOUR
         wanted = {}
         for name in verdict.locations:
@@ -592,12 +599,13 @@ class TableService:
 
     def _show_destinations(self, observed: Observation) -> None:
         """While a magnetic piece is lifted off its square, light where the rules let it go."""
-        referee, state, info = self.game.referee, self.game.state, self.game.info
-        if self.link is None or referee is None or state is None or info is None:
+        opened = self.game.open
+        if self.link is None or opened is None:
             return
+        referee, state, info = opened.referee, opened.state, opened.info
         lifted = sorted(
             name
-            for name, pieces in self.game.table.items()
+            for name, pieces in opened.table.items()
             if any(referee.is_magnetic(p.piece) for p in pieces)
             and observed.view(name).seen.value in ("magnet", "exact", "on_top")
             and not referee.fits(observed.view(name), pieces)
