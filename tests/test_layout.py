@@ -162,7 +162,6 @@ STILL_TOO_LARGE: frozenset[str] = frozenset(
         "controller/bench/load.py",
         "controller/bench/load.py:LoadReport",
         "controller/cli/bench_cmd.py:register",
-        "controller/game/live.py:LiveGame",
         "controller/referee/cases.py:cases",
         "controller/referee/judge.py",
         "controller/referee/judge.py:Referee",

@@ -98,7 +98,7 @@ class LiveGame:
         reason = str(ends[-1].get("reason") or "the game is over") if ends else "the game is over"
         game = self._load(record, replay(record, events))
         self.chosen = named.chosen(events)
-        self.finished = self.summary(reason)
+        self.finished = end_screen(game, self.players, self.book, reason)
         self.left_on_table, self.open = game.table, None
         return True
 
@@ -137,7 +137,7 @@ class LiveGame:
         game = self._needs_open()
         scores = game.state.scores()
         event = self._stored(lambda: self.log.end_game(game.record.id, scores, reason))
-        self.finished = self.summary(reason)
+        self.finished = end_screen(game, self.players, self.book, reason)
         self._publish([event])
         self.left_on_table, self.open, self.verdict = game.table, None, None
         self._publish([])
@@ -273,27 +273,6 @@ class LiveGame:
             change.log(seat, EventKind.PLAYER, data)
             change.write()
             self.chosen.setdefault(TABLE_ROW if seat is None else seat, {}).update(data)
-
-    def summary(self, reason: str) -> dict[str, Any]:
-        """The open game as its end screen shows it: winners, scores and what they are made of."""
-        game = self._needs_open()
-        book = self.book
-        scores = game.state.scores()
-        top = max(scores) if scores else 0
-        return {
-            "id": game.record.id,
-            "game": game.record.game,
-            "title": game.info.title,
-            "options": dict(game.state.options),
-            "reason": book.say(reason),
-            "players": [p.to_json() for p in self.players],
-            "scores": scores,
-            "score_parts": [
-                [{"what": book.say(what), "points": points} for what, points in parts]
-                for parts in game.state.score_parts()
-            ],
-            "winners": [seat for seat, points in enumerate(scores) if points == top],
-        }
 
     def _load(self, record: GameRecord, state: State) -> OpenGame:
         deck = deck_of(self.log, record)
@@ -518,6 +497,28 @@ class LiveGame:
         for event in events:
             for listener in list(self.listeners):
                 listener(event)
+
+
+def end_screen(
+    game: OpenGame, players: Sequence[Player], book: Phrasebook, reason: str
+) -> dict[str, Any]:
+    """The open game as its end screen shows it: winners, scores and what they are made of."""
+    scores = game.state.scores()
+    top = max(scores) if scores else 0
+    return {
+        "id": game.record.id,
+        "game": game.record.game,
+        "title": game.info.title,
+        "options": dict(game.state.options),
+        "reason": book.say(reason),
+        "players": [p.to_json() for p in players],
+        "scores": scores,
+        "score_parts": [
+            [{"what": book.say(what), "points": points} for what, points in parts]
+            for parts in game.state.score_parts()
+        ],
+        "winners": [seat for seat, points in enumerate(scores) if points == top],
+    }
 
 
 def computer_says(verdict: Verdict, computer_move: Played | None) -> Verdict:

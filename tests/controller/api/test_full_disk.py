@@ -132,7 +132,7 @@ def test_play_resumes_by_itself_when_space_returns(
         assert _until(lambda: store()["state"] == "ok", 30)
         assert _until(lambda: reader.last_id() > rows + 3, 30)  # the bots play on
         assert service.owner.call_sync(
-            lambda game: game.log.replay(game.record).to_json() == game.state.to_json()
+            lambda game: game.log.replay(game.open.record).to_json() == game.open.state.to_json()
         )
         said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
         assert said == [

@@ -65,7 +65,7 @@ def test_no_message_holds_a_hand_or_the_seed(
     private_after: list[tuple[int, set[str]]] = []
 
     def note(live: LiveGame) -> None:
-        private_after.append((live.log.last_id(), _private(live.state)))
+        private_after.append((live.log.last_id(), _private(live.open.state)))
 
     try:
         table.owner.call_sync(note)
