@@ -24,6 +24,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Final, Self, TypeVar, Union, final
 
 from rules.physical import Catalogue, Layout, PlacedPiece, TableObservation
+from rules.said import said, word
 
 JsonDict = dict[str, Any]
 
@@ -160,10 +161,16 @@ class Action:
                 raise MalformedAction(f"missing field {f.name!r} for {cls.TYPE!r}", dict(data))
         return cls(**kwargs)
 
-    def words(self) -> str:
+    def words(
+        self,
+        named: Callable[[str], str] | None = None,
+        seats: Callable[[int], str] | None = None,
+    ) -> str:
         """What a player reads on the phone: `WORDS` filled in with the fields, else the type
-        and its values in plain words."""
-        data = {k: _said(v).replace("_", " ") for k, v in self.to_json().items()}
+        and its values in plain words. `named` gives players' name for an id (a place, a card);
+        `{field:a}` in `WORDS` puts "a" or "an" before the value, `{seat:seat}` names the seat
+        (by `seats`, else "seat 2")."""
+        data = {k: word(said(v, named).replace("_", " "), seats) for k, v in self.to_json().items()}
         if self.WORDS:
             return self.WORDS.format(**data)
         values = [v for k, v in data.items() if k != "type"]
@@ -173,14 +180,6 @@ class Action:
         """Short human text: `place_tile(square=F7, exits=NS)`."""
         args = ", ".join(f"{k}={_plain(v)}" for k, v in self.to_json().items() if k != "type")
         return f"{self.TYPE}({args})"
-
-
-def _said(v: Any) -> str:
-    """A value in words: a list as "ruby and gold"."""
-    if isinstance(v, list):
-        said = [_said(x) for x in v]
-        return " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said) or "none"
-    return str(v)
 
 
 def _plain(v: Any) -> str:

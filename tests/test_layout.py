@@ -82,25 +82,32 @@ def test_every_module_starts_with_a_docstring() -> None:
 # the game's owner and its own `Table` protocol, never `controller.table`.
 CONTROLLER_MAY_IMPORT: dict[str, set[str]] = {
     "referee": set(),
-    "game": {"referee"},
+    "words": {"referee"},
+    "checks": {"referee", "words"},
+    "game": {"referee", "words"},
     "vision_bridge": set(),
     "simulated": {"game", "referee", "vision_bridge"},
-    "venue": {"game", "referee"},
+    "venue": {"game", "referee", "words"},
     "table": {"game", "referee", "simulated", "vision_bridge", "venue"},
     "api": {"game", "referee"},
     "config": {"table", "venue"},
     "tools": {"config", "table", "game", "referee", "vision_bridge", "venue"},
     "serve": {"api", "table", "config"},
-    "bench": {"api", "game", "referee", "simulated", "table", "vision_bridge", "config", "venue"},
+    "bench": {
+        "api", "checks", "game", "referee", "simulated", "table", "vision_bridge", "config",
+        "venue", "words",
+    },
     "cli": {
-        "api", "bench", "config", "game", "referee", "serve", "simulated", "table", "tools",
-        "vision_bridge", "venue",
+        "api", "bench", "checks", "config", "game", "referee", "serve", "simulated", "table",
+        "tools", "vision_bridge", "venue", "words",
     },
 }  # fmt: skip
 # What outside the controller each part may not reach for: the referee and the game know the
 # rules alone, the API knows no camera, board or firmware.
 CONTROLLER_FORBIDDEN = {
     "referee": {"vision", "firmware_bridge", "hardware", "fastapi", "uvicorn", "sqlite3"},
+    "words": {"vision", "firmware_bridge", "hardware", "fastapi", "uvicorn", "sqlite3"},
+    "checks": {"firmware_bridge", "hardware", "fastapi", "uvicorn", "sqlite3"},
     "game": {"vision", "firmware_bridge", "hardware", "fastapi", "uvicorn"},
     "api": {"vision", "firmware_bridge", "hardware", "cv2", "serial", "sqlite3"},
     "venue": {"vision", "firmware_bridge", "hardware", "cv2", "serial"},
@@ -157,26 +164,7 @@ FUNCTION_LINES_AT_MOST = 80  # outside the benchmarks
 CLASS_ATTRIBUTES_AT_MOST = 25  # in the controller
 CLASS_METHODS_AT_MOST = 30
 # What is still over a limit while the house is redrawn (issue 38): this list only shrinks.
-STILL_TOO_LARGE: frozenset[str] = frozenset(
-    {
-        "controller/bench/load.py",
-        "controller/bench/load.py:LoadReport",
-        "controller/cli/bench_cmd.py:register",
-        "controller/referee/cases.py:cases",
-        "controller/referee/judge.py",
-        "controller/referee/judge.py:Referee",
-        "controller/referee/judge.py:_child",
-        "controller/referee/judge.py:_decide",
-        "controller/referee/judge.py:judge",
-        "controller/simulated/bots.py:go",
-        "controller/table/service.py:TableService",
-        "controller/venue/publisher.py:VenuePublisher",
-        "rules/offtherails/components.py:_board_from_json",
-        "vision/decode.py",
-        "vision/pipeline.py:_settle",
-        "vision/render.py",
-    }
-)
+STILL_TOO_LARGE: frozenset[str] = frozenset()
 
 
 def _product_modules() -> list[Path]:

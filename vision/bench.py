@@ -18,23 +18,14 @@ import cv2
 import numpy as np
 
 from vision.calibration import project
+from vision.conditions import Conditions, Glare, Highlight, Light, Shadow
+from vision.drawing import PlacedMarker
 from vision.geometry import BoardGeometry, Sticker
+from vision.hands import SKIN_TONES, SLEEVES, Hand
 from vision.markers import detect, dictionary
 from vision.pipeline import VisionPipeline
 from vision.readings import LocationState, SettledView, Stability
-from vision.render import (
-    SKIN_TONES,
-    SLEEVES,
-    Conditions,
-    Glare,
-    Hand,
-    Highlight,
-    Light,
-    PlacedMarker,
-    Shadow,
-    TableRenderer,
-    View,
-)
+from vision.render import TableRenderer, View
 from vision.sequence import Phase, Script, ScriptWriter, opening_table, visible_truth
 from vision.synthetic import CART_IDS, TILE_IDS, demo_board, demo_piece, demo_stickers
 

@@ -17,7 +17,8 @@ import numpy as np
 
 from vision.calibration import CalibrationEvent, Calibrator
 from vision.change import ChangeThresholds, band_gains, compare, divide_gains, motion_counts
-from vision.decode import DecodeSettings, LocationDecoder, Seen, TallTop
+from vision.decode import LocationDecoder, Seen, TallTop
+from vision.decode_settings import DecodeSettings
 from vision.geometry import BoardGeometry, Sticker
 from vision.lens import Lens
 from vision.markers import Image
@@ -219,14 +220,33 @@ class VisionPipeline:
         still looks like its reference it stays as it was.
         """
         assert self.warper is not None
-        boxes = self.warper.boxes
         full = self._full_pending or self._ref is None
-        mat_white = float(np.percentile(small, 90))
-        self.decoder = LocationDecoder(
+        self.decoder = self._new_decoder(frame, small)
+        if full:
+            to_decode = set(self.warper.boxes.names)
+            self._ref = small.copy()
+            self._ref_occluded.clear()
+            self._tall.clear()
+        else:
+            to_decode, small = self._changed_since_settled(small)
+        occluded_before = set(self._occluded)
+        decoded = self._read_and_judge(frame, small, to_decode)
+        covered = self._newly_covered(decoded, occluded_before)
+        changed = self._take_readings(decoded, small, covered, full)
+        self._full_pending = False
+        if not full and not changed and set(self._occluded) == occluded_before:
+            return None, len(to_decode)
+        return self._settled_view(changed, full), len(to_decode)
+
+    def _new_decoder(self, frame: Image, small: Image) -> LocationDecoder:
+        """A decoder for this frame: the mat's white and colour now, and how big markers lying
+        on the board have been seen."""
+        assert self.warper is not None
+        return LocationDecoder(
             self.board,
             self.warper,
             self.marker_sizes,
-            mat_white,
+            float(np.percentile(small, 90)),
             self.settings.decode,
             mat_bgr=self.warper.mat_colour(frame),
             marker_heights=self.marker_heights,
@@ -237,30 +257,36 @@ class VisionPipeline:
                 if len(seen) >= 3
             },
         )
-        if full:
-            to_decode = set(boxes.names)
-            self._ref = small.copy()
-            self._ref_occluded.clear()
-        else:
-            assert self._ref is not None
-            # the reference keeps the flicker bands of the view it was first taken in: bring
-            # this view's bands to those before comparing (and before refreshing it from this)
-            # (kept only when it explains more: a lamp dimmed with parts of the mat saturated
-            # can look banded, and the comparison divides out a smooth change of light itself)
-            to_decode = set(compare(self._ref, small, boxes, self.settings.change).changed)
-            differs = cv2.absdiff(self._ref, small) > self.settings.motion_threshold
-            banded = bool(to_decode) and self.warper.bands.banded(differs)
-            unbanded = self._unbanded(self._ref, small) if banded else small
-            if unbanded is not small:
-                fewer = set(compare(self._ref, unbanded, boxes, self.settings.change).changed)
-                if len(fewer) < len(to_decode):
-                    small, to_decode = unbanded, fewer
-        changed: set[str] = set()
-        occluded_before = set(self._occluded)
-        if full:
-            self._tall.clear()
+
+    def _changed_since_settled(self, small: Image) -> tuple[set[str], Image]:
+        """The locations whose look changed since the last settled board, and the small board
+        to compare and refresh the reference with (this one, or with its flicker bands evened
+        out to the reference's)."""
+        assert self.warper is not None and self._ref is not None
+        boxes = self.warper.boxes
+        # the reference keeps the flicker bands of the view it was first taken in: bring
+        # this view's bands to those before comparing (and before refreshing it from this)
+        # (kept only when it explains more: a lamp dimmed with parts of the mat saturated
+        # can look banded, and the comparison divides out a smooth change of light itself)
+        to_decode = set(compare(self._ref, small, boxes, self.settings.change).changed)
+        differs = cv2.absdiff(self._ref, small) > self.settings.motion_threshold
+        banded = bool(to_decode) and self.warper.bands.banded(differs)
+        unbanded = self._unbanded(self._ref, small) if banded else small
+        if unbanded is not small:
+            fewer = set(compare(self._ref, unbanded, boxes, self.settings.change).changed)
+            if len(fewer) < len(to_decode):
+                return fewer, unbanded
+        return to_decode, small
+
+    def _read_and_judge(
+        self, frame: Image, small: Image, to_decode: set[str]
+    ) -> dict[int, LocationReading]:
+        """Read the locations `to_decode` (the others, unless occluded when the reference was
+        taken, look as when last read), then judge each with every tall piece in view."""
+        assert self.warper is not None and self.decoder is not None
+        names = self.warper.boxes.names
         seen: dict[int, Seen] = {}
-        for i, name in enumerate(boxes.names):
+        for i, name in enumerate(names):
             if name not in to_decode:
                 if name not in self._ref_occluded:
                     self._occluded.pop(name, None)  # looks as when it was last read
@@ -279,20 +305,41 @@ class VisionPipeline:
             if reading.state == LocationState.OCCUPIED:
                 for kind, scale in seen[i].scales:
                     self._scales.setdefault(kind, deque(maxlen=64)).append(scale)
-        # a hand covering a location's neighbours may be holding a piece just above it: a piece
-        # hovering there reads as placed, then goes. Until no neighbour is covered, a change
-        # there is held back (the location is unknown, reason "hand beside it").
-        # (a cover already there at the last settle is no hand that just came: a neighbour's
-        # piece overhanging the square, a lamp's shadow; it holds nothing back)
-        covered = {
-            boxes.names[i]
+        return decoded
+
+    def _newly_covered(
+        self, decoded: Mapping[int, LocationReading], occluded_before: set[str]
+    ) -> set[str]:
+        """The locations a hand may have just come over (covered now, not at the last settle).
+
+        A hand covering a location's neighbours may be holding a piece just above it: a piece
+        hovering there reads as placed, then goes. Until no neighbour is covered, a change
+        there is held back (the location is unknown, reason "hand beside it"). (A cover
+        already there at the last settle is no hand that just came: a neighbour's piece
+        overhanging the square, a lamp's shadow; it holds nothing back.)"""
+        assert self.warper is not None
+        names = self.warper.boxes.names
+        return {
+            names[i]
             for i, r in decoded.items()
             if r.state == LocationState.OCCLUDED
             and r.reason in (COVERED, UNCLEAR, HELD)
-            and boxes.names[i] not in occluded_before
+            and names[i] not in occluded_before
         }
+
+    def _take_readings(
+        self,
+        decoded: Mapping[int, LocationReading],
+        small: Image,
+        covered: set[str],
+        full: bool,
+    ) -> set[str]:
+        """Take the readings in: occluded ones kept apart, the others known (their reference
+        refreshed); the names whose content changed."""
+        assert self.warper is not None
+        changed: set[str] = set()
         for i, reading in decoded.items():
-            name = boxes.names[i]
+            name = self.warper.boxes.names[i]
             old = self._known.get(name)
             new = reading.state != LocationState.OCCLUDED and (
                 old is None or not old.same_content(reading)
@@ -310,19 +357,22 @@ class VisionPipeline:
             if new:
                 changed.add(name)
             self._known[name] = reading
-        self._full_pending = False
-        if not full and not changed and set(self._occluded) == occluded_before:
-            return None, len(to_decode)
+        return changed
+
+    def _settled_view(self, changed: set[str], full: bool) -> SettledView:
+        """The settled view now (what is known, what is occluded), kept as the last one."""
+        assert self.warper is not None
+        names = self.warper.boxes.names
         readings = tuple(
             self._occluded.get(n) or self._known[n]
-            for n in boxes.names
+            for n in names
             if n in self._occluded or n in self._known
         )
         view = SettledView(
             self._frame_index, readings, frozenset(changed), frozenset(self._occluded), full
         )
         self.last_view = view
-        return view, len(to_decode)
+        return view
 
     def _local_white(self, small: Image, i: int, reach: int = 45) -> float:
         """How bright the mat is around location `i` now (grey levels, from the small board

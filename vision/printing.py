@@ -18,9 +18,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.drawing import draw_marker, draw_mat
 from vision.geometry import BoardGeometry, Sticker
 from vision.markers import Image
-from vision.render import draw_marker, draw_mat
 
 A4_MM = (210.0, 297.0)
 MM_PER_INCH = 25.4

@@ -15,19 +15,12 @@ from enum import StrEnum
 import cv2
 import numpy as np
 
+from vision.conditions import Conditions, Light
+from vision.drawing import PlacedMarker, TableContent, freeze
 from vision.geometry import BoardGeometry
+from vision.hands import Hand, draw_hand
 from vision.markers import Image
-from vision.render import (
-    Conditions,
-    Hand,
-    Light,
-    PlacedMarker,
-    TableContent,
-    TableRenderer,
-    View,
-    draw_hand,
-    freeze,
-)
+from vision.render import TableRenderer, View
 from vision.synthetic import CARD_IDS, CART_IDS, TILE_IDS, demo_piece
 
 Content = tuple[tuple[str, tuple[PlacedMarker, ...]], ...]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from vision.drawing import PlacedMarker
 from vision.geometry import BoardGeometry, CornerMark, Rect, Sticker
-from vision.render import PlacedMarker
 
 SQUARE_MM = 40.0
 GRID = 12

@@ -25,7 +25,7 @@ from controller.game.access import Asker
 from controller.game.live import LiveGame
 from controller.game.store import EventLog
 from controller.referee.deck import SecretDeck, SeededDeck
-from controller.referee.judge import ChanceResolver
+from controller.referee.moves import ChanceResolver
 from rules.core import CHANCE, State
 from rules.playout import Policy, choose
 from rules.registry import new_game

@@ -60,9 +60,9 @@ async def _latency(samples: int, phones: int, folder: Path) -> list[float]:
         await service.owner.call(
             lambda game: game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
         )
-        board = service.virtual_board
-        assert board is not None and service.link is not None
-        service.link.wait_connected(10)
+        board, link = service.inputs.virtual_board, service.inputs.link
+        assert board is not None and link is not None
+        link.wait_connected(10)
         layout = await service.owner.call(
             lambda game: game.open.info.layout(game.open.state.options)  # type: ignore[union-attr,misc]
         )

@@ -275,7 +275,7 @@ def run(
         for worker in workers:
             worker.join(30)
         matches = service.owner.call_sync(_replays_to_live)
-        bot_moves = service.bots.stats.played if service.bots is not None else 0
+        bot_moves = service.inputs.bots.stats.played if service.inputs.bots is not None else 0
         server.should_exit = True
         server_thread.join(15)
         service.stop()

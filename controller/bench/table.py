@@ -24,7 +24,10 @@ from typing import Any
 
 from controller.game.access import Asker
 from controller.game.store import EventKind, LogReader
-from controller.table.service import NONE, SIMULATED, ServiceSettings, TableService
+from controller.table.inputs import NONE, SIMULATED
+from controller.table.service import ServiceSettings, TableService
+from controller.words.book import Book
+from controller.words.verdicts import said, verdict_line
 from rules.core import CHANCE, Visibility
 from rules.registry import game_info
 
@@ -147,7 +150,7 @@ def _one_game(
             work += time.thread_time() - started
             _computer_caught_up(service)
             _board_caught_up(service)
-            bots = service.bots
+            bots = service.inputs.bots
             if bots is not None and bots.stats.mistakes > mistakes:
                 owed += bots.stats.mistakes - mistakes
                 mistakes = bots.stats.mistakes
@@ -164,7 +167,7 @@ def _one_game(
                 figures.stalls = 1
                 figures.stalled_at.append(f"{game} seed {seed}: " + _last_said(service)[:200])
                 break
-        bots = service.bots
+        bots = service.inputs.bots
         if bots is not None:
             figures.mistakes_made = bots.stats.mistakes
             figures.mistakes_alerted = bots.stats.mistakes_alerted
@@ -185,13 +188,14 @@ def _last_said(service: TableService) -> str:
     """The verdict standing when a game stalled, else the last one the log holds, and who was
     to act: what a stall says to whoever reads the figures."""
     verdict = service.game.verdict
-    text = verdict.text if verdict is not None else ""
     opened = service.game.open
+    book = Book.of(opened.info if opened is not None else None, plain=True)
+    text = verdict_line(verdict, book) if verdict is not None else ""
     record = opened.record if opened is not None else None
     if not text and record is not None:
         rows = service.log.events(record.id, limit=100_000)
-        said = [e for e in rows if e.kind is EventKind.VERDICT]
-        text = "(last) " + str(said[-1].data.get("text", "")) if said else "no verdict"
+        last = [e for e in rows if e.kind is EventKind.VERDICT]
+        text = "(last) " + str(said(last[-1].data, book).get("text", "")) if last else "no verdict"
     turn = opened.state.current_player if opened is not None else None
     return f"{text}; to act: {'chance' if turn == CHANCE else turn}"
 
@@ -217,7 +221,7 @@ def _moves(service: TableService) -> int:
 def _board_caught_up(service: TableService, timeout_s: float = 2.0) -> None:
     """Wait until the sensor board has reported the magnets the bots laid (its scan, debounce and
     serial frames take real time; everything else runs flat out)."""
-    link, physical = service.link, service.physical
+    link, physical = service.inputs.link, service.inputs.physical
     if link is None or physical is None:
         return
     deadline = time.monotonic() + timeout_s

@@ -19,7 +19,16 @@ from controller.cli._types import (
 
 
 def register(commands: Subparsers, benches: Subparsers) -> None:
-    """Add the `crash` and `e2e` bench targets."""
+    """Add the `crash`, `e2e`, `stress`, `load` and `table` bench targets."""
+    _add_crash(benches)
+    _add_e2e(benches)
+    _add_stress(benches)
+    _add_load(benches)
+    _add_table(benches)
+
+
+def _add_crash(benches: Subparsers) -> None:
+    """`bench crash`: pulled plugs in a scripted game."""
     crash = benches.add_parser(
         "crash", help="SIGKILL a scripted game at random points; nothing accepted may be lost"
     )
@@ -28,6 +37,9 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     crash.add_argument("--seed", type=int, default=1, help="seed of the moments chosen")
     crash.set_defaults(handler=_crash)
 
+
+def _add_e2e(benches: Subparsers) -> None:
+    """`bench e2e`: a magnet's way to a phone, memory, start-up."""
     e2e = benches.add_parser(
         "e2e", help="magnet placed to event at an SSE client; memory; start-up time"
     )
@@ -36,6 +48,9 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     e2e.add_argument("--phones", type=positive, default=1, help="SSE clients listening")
     e2e.set_defaults(handler=_e2e)
 
+
+def _add_stress(benches: Subparsers) -> None:
+    """`bench stress`: phones posting and reading while the bots play."""
     stress = benches.add_parser(
         "stress",
         help="phones posting and reading while the bots play: one owner, committed reads only",
@@ -48,6 +63,9 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     stress.add_argument("--json", action="store_true", help="print one JSON object")
     stress.set_defaults(handler=_stress)
 
+
+def _add_load(benches: Subparsers) -> None:
+    """`bench load`: phones, requests and hostile clients from another process."""
     load = benches.add_parser(
         "load",
         help="the service under phones, requests and hostile clients, run from another process",
@@ -80,6 +98,9 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     load.add_argument("--json", action="store_true", help="print one JSON object")
     load.set_defaults(handler=_load)
 
+
+def _add_table(benches: Subparsers) -> None:
+    """`bench table`: whole games on the simulated table."""
     table = benches.add_parser(
         "table", help="whole games on the simulated table, flat out: finished, stalls, mistakes"
     )

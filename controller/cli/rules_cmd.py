@@ -160,7 +160,7 @@ def _scenario_files(paths: list[str]) -> list[Path]:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from controller.referee.scenario import TABLE_STEPS
+    from controller.checks.scenario import TABLE_STEPS
     from rules.scenario import ScenarioResult, StepFailure, run_scenario
 
     passed = failed = 0

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from controller.game.opened import OpenGame
-from controller.referee.judge import Alternative, Referee, Verdict, VerdictKind
+from controller.referee.judge import Referee
 from controller.referee.observe import Observation, Seen
 from controller.referee.tables import changed_locations
+from controller.referee.verdict import Alternative, Reason, Verdict, VerdictKind
 from rules.core import CHANCE, Action, State, Visibility
 
 
@@ -31,14 +32,8 @@ def draw_question(
             seat = None  # no phone holds the computer's seat: the host says what came up
     else:
         seat = None
-    options = tuple(Alternative((a,), a.describe()) for a in outcomes)
-    who = f"seat {seat}" if seat is not None else "the host (a real draw)"
-    return Verdict(
-        VerdictKind.NEEDS_INPUT,
-        f"{who}: say which came up: " + "; ".join(o.text for o in options),
-        options=options,
-        seat=seat,
-    )
+    options = tuple(Alternative((a,)) for a in outcomes)
+    return Verdict(VerdictKind.NEEDS_INPUT, Reason.CAME_UP, options=options, seat=seat)
 
 
 def inputs_see(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -27,7 +27,7 @@ from controller.game.access import (
     only_host,
 )
 from controller.game.draws import draw_question
-from controller.game.opened import Change, OpenGame, Played
+from controller.game.opened import Change, OpenGame
 from controller.game.phrasing import Phrasebook
 from controller.game.players import TABLE_ROW, Player
 from controller.game.store import (
@@ -40,9 +40,10 @@ from controller.game.store import (
     replay,
 )
 from controller.referee.deck import Deck, SecretDeck, SeededDeck, new_secret
-from controller.referee.judge import Referee, Verdict, VerdictKind
+from controller.referee.judge import Referee
 from controller.referee.observe import Observation
 from controller.referee.tables import Pieces, as_laid
+from controller.referee.verdict import Verdict, VerdictKind
 from rules.ai.player import Level
 from rules.core import CHANCE, Action, IllegalAction, State, Visibility
 from rules.registry import game_info, new_game
@@ -98,7 +99,7 @@ class LiveGame:
         reason = str(ends[-1].get("reason") or "the game is over") if ends else "the game is over"
         game = self._load(record, replay(record, events))
         self.chosen = named.chosen(events)
-        self.finished = end_screen(game, self.players, self.book, reason)
+        self.finished = end_screen(game, self.players, reason)
         self.left_on_table, self.open = game.table, None
         return True
 
@@ -137,7 +138,7 @@ class LiveGame:
         game = self._needs_open()
         scores = game.state.scores()
         event = self._stored(lambda: self.log.end_game(game.record.id, scores, reason))
-        self.finished = end_screen(game, self.players, self.book, reason)
+        self.finished = end_screen(game, self.players, reason)
         self._publish([event])
         self.left_on_table, self.open, self.verdict = game.table, None, None
         self._publish([])
@@ -292,12 +293,13 @@ class LiveGame:
         return self.open
 
     # ---- the table
-    def observe(self, observation: Observation, early: bool = False) -> Verdict | None:
+    def observe(
+        self, observation: Observation, acting_on: Collection[VerdictKind] | None = None
+    ) -> Verdict | None:
         """Judge a settled observation and act on the verdict; None when no game can judge it.
 
-        `early`: the sensor board has settled before the camera (its magnets arrive at once; the
-        camera waits for still frames): the verdict is acted on only when it applies one reading,
-        anything else is left unsaid until the camera has seen the table (None)."""
+        `acting_on`: the verdict kinds acted on (None: every kind); any other verdict is left
+        unsaid (None), as the table's settler asks while only the sensor board has settled."""
         game = self._needs_open()
         state = game.state
         if state.is_over:
@@ -305,7 +307,7 @@ class LiveGame:
         verdict = game.referee.judge(
             state, observation, game.table, game.deck, frozenset(self.computers)
         )
-        if early and verdict.kind is not VerdictKind.APPLIED:
+        if acting_on is not None and verdict.kind not in acting_on:
             return None
         if verdict.kind is VerdictKind.IN_SYNC:
             game.computer_move = None  # the table shows the computer's move now
@@ -499,10 +501,9 @@ class LiveGame:
                 listener(event)
 
 
-def end_screen(
-    game: OpenGame, players: Sequence[Player], book: Phrasebook, reason: str
-) -> dict[str, Any]:
-    """The open game as its end screen shows it: winners, scores and what they are made of."""
+def end_screen(game: OpenGame, players: Sequence[Player], reason: str) -> dict[str, Any]:
+    """The open game as its end screen shows it: winners, scores and what they are made of (the
+    reason and the score parts as the rules give them: the edge says them)."""
     scores = game.state.scores()
     top = max(scores) if scores else 0
     return {
@@ -510,34 +511,26 @@ def end_screen(
         "game": game.record.game,
         "title": game.info.title,
         "options": dict(game.state.options),
-        "reason": book.say(reason),
+        "reason": reason,
         "players": [p.to_json() for p in players],
         "scores": scores,
         "score_parts": [
-            [{"what": book.say(what), "points": points} for what, points in parts]
+            [{"what": what, "points": points} for what, points in parts]
             for parts in game.state.score_parts()
         ],
         "winners": [seat for seat, points in enumerate(scores) if points == top],
     }
 
 
-def computer_says(verdict: Verdict, computer_move: Played | None) -> Verdict:
+def computer_says(verdict: Verdict, computer_move: tuple[int, Action] | None) -> Verdict:
     """A verdict while a computer's move waits for the table: the move in the computer's name
-    first, then what is left to do (or what went wrong)."""
-    if computer_move is None:
+    (`computer_move`, said at the edge) with what is left to do (or what went wrong)."""
+    if computer_move is None or verdict.kind is VerdictKind.IN_SYNC:
         return verdict
-    if verdict.kind is VerdictKind.IN_SYNC:
-        return verdict
-    seat, action = computer_move
     if verdict.kind is VerdictKind.INSTRUCTIONS:
-        todo = "; ".join(i.text for i in verdict.instructions)
-        return dataclasses.replace(
-            verdict, text=f"seat {seat}: {action.words()}; to do: {todo}", seat=seat
-        )
+        return dataclasses.replace(verdict, computer_move=computer_move, seat=computer_move[0])
     if verdict.kind is VerdictKind.ALERT:
-        return dataclasses.replace(
-            verdict, text=f"{verdict.text} | seat {seat}'s move: {action.words()}"
-        )
+        return dataclasses.replace(verdict, computer_move=computer_move)
     return verdict
 
 

@@ -32,7 +32,9 @@ class OpenGame:
     last_move: frozenset[str] = frozenset()  # locations the last players' move changed
     last_seat: int | None = None  # the seat whose action came last (asked for a draw)
     written: dict[str, Any] | None = None  # the verdict last written to the log
-    computer_move: Played | None = None  # a computer's action the table does not show yet:
+    computer_move: tuple[int, Action] | None = (
+        None  # a computer's action the table does not show yet:
+    )
     # its instruction stands until it does
 
     @property

@@ -29,6 +29,7 @@ from controller.game.phrasing import Phrasebook, book_for
 from controller.game.privacy import audiences, event_for
 from controller.game.snapshot import GameSnapshot
 from controller.game.store import MAX_ROWS, Event, GameRecord
+from controller.words.book import Book
 from rules.core import State
 from rules.registry import GAMES, new_game
 
@@ -360,7 +361,7 @@ class GameOwner:
     def _book(self, record: GameRecord | None) -> Phrasebook:
         """The words of a row's game: the open game's as they stand, else as it ended."""
         if record is None:
-            return Phrasebook({}, ())
+            return Phrasebook(Book(), ())
         opened = self.game.open
         if opened is not None and record.id == opened.record.id:
             if len(self._books) > 8:

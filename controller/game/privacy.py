@@ -10,7 +10,7 @@ from typing import Any
 
 from controller.game.access import Asker, Role
 from controller.game.store import Event, EventKind
-from controller.referee.judge import VerdictKind
+from controller.referee.verdict import VerdictKind
 from rules.core import IllegalAction, State
 from rules.registry import GAMES, game_info
 
@@ -26,27 +26,13 @@ def verdict_for(data: dict[str, Any], who: Asker) -> dict[str, Any]:
     hidden = dict(data)
     if data.get("kind") in (VerdictKind.CHOICE.value, VerdictKind.NEEDS_INPUT.value):
         hidden["options"] = []
-        if data.get("hidden"):
-            hidden["text"] = f"seat {seat} makes a hidden choice on their own phone"
-        elif seat is None:
-            hidden["text"] = "the host is asked what the table cannot show"
-        else:
-            hidden["text"] = f"seat {seat} is asked how the table came about"
-        hidden["words"] = hidden["text"]
+        hidden["withheld"] = True  # its words say who is asked, not what (controller/words)
     hidden["actions"] = [a for a in data.get("actions", []) if not _is_draw(a)]
     return hidden
 
 
 def _is_draw(action: dict[str, Any]) -> bool:
     return bool(action.get("hidden")) or action.get("chance", False) is True
-
-
-def words(state_class: type[State], view: dict[str, Any]) -> str:
-    """An action as someone sees it, in words (a hidden draw: just what kind of draw it was)."""
-    try:
-        return state_class.CODEC.parse(view).words()
-    except IllegalAction:
-        return str(view.get("type", "a hidden action")).replace("_", " ") + " (hidden)"
 
 
 def event_for(event: Event, game: str | None, viewer: State | None, who: Asker) -> dict[str, Any]:
@@ -56,12 +42,7 @@ def event_for(event: Event, game: str | None, viewer: State | None, who: Asker) 
     sees of an action, whatever the position), or None for a game this table no longer knows."""
     out = event.to_json()
     if event.kind is EventKind.ACTION:
-        shown = _action_for(event, game, viewer, who)
-        if game is not None and game in GAMES:
-            text = words(game_info(game).state_class, shown)
-        else:
-            text = str(shown.get("type"))
-        out["data"] = {"action": shown, "text": text}
+        out["data"] = {"action": _action_for(event, game, viewer, who)}  # its words: at the edge
     elif event.kind is EventKind.VERDICT:
         out["data"] = verdict_for(event.data, who)
     return out

@@ -8,7 +8,6 @@ import threading
 from typing import Any
 
 from controller.game.phrasing import book_for
-from controller.game.privacy import words
 from controller.game.snapshot import table_json
 from controller.game.store import Event, GameRecord, moves
 from controller.referee.judge import Referee
@@ -46,7 +45,8 @@ class Replays:
             raise StepBeyond(f"step {step} is beyond the game's {steps} moves")
         referee = self.referee(record.game)
         state = new_game(record.game, record.options, record.engine_seed)
-        done, text, actor = 0, "the start", CHANCE
+        done, actor = 0, CHANCE
+        shown: dict[str, Any] | None = None  # the step's action as everyone saw it
         before: dict[str, Pieces] = {}
         for move in played:
             players_move = move.seat is not None and move.seat != CHANCE
@@ -60,7 +60,7 @@ class Replays:
             state.apply(action)
             if players_move:
                 done += 1
-                text = words(type(state), state.action_view(action, actor, None))
+                shown = state.action_view(action, actor, None)
         book = book_for(record, events)
         moved: list[str] = []
         if referee is not None and step > 0:
@@ -73,7 +73,7 @@ class Replays:
             "seat": None if actor == CHANCE else actor,
             "who": None if actor == CHANCE else book.seat(actor),
             "players": [p.to_json() for p in book.players],
-            "text": book.say(text),
+            "text": book.words.seen_action(shown) if shown is not None else "the start",
             "scores": state.scores(),
             "table": None
             if referee is None

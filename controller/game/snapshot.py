@@ -19,7 +19,11 @@ from controller.game.live import LiveGame
 from controller.game.phrasing import Phrasebook
 from controller.game.players import COLOURS, colour_choice
 from controller.game.privacy import audience, audiences, verdict_for
-from controller.referee.judge import Referee, VerdictKind
+from controller.referee.judge import Referee
+from controller.referee.tables import piece_text
+from controller.referee.verdict import VerdictKind
+from controller.words.book import Book
+from controller.words.verdicts import said
 from rules.core import Action, Decision, GameInfo, State, Visibility
 from rules.physical import Location
 
@@ -48,7 +52,7 @@ class GameSnapshot:
     colour_choice: bool = False  # players pick their colour (the game gives seats none)
     hints: bool = True  # seats may ask for a hint (the host switches it)
     finished: JsonDict | None = None  # the game that ended last, until another starts
-    book: Phrasebook = field(default_factory=lambda: Phrasebook({}, ()))
+    book: Phrasebook = field(default_factory=lambda: Phrasebook(Book(), ()))
     by_audience: Mapping[Asker, JsonDict] = field(default_factory=lambda: MappingProxyType({}))
     encoded: dict[Asker, bytes] = field(default_factory=dict, compare=False, repr=False)
     # each audience's stream line, made once for all its phones (controller/api/stream.py)
@@ -124,10 +128,6 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
         mine = verdict is not None and (seat if not host else None) == verdict.seat
         seen = state_json(record.id, row, state, view, public)
         seen["private_words"] = {k: book.values(v) for k, v in seen["private"].items()}
-        seen["score_parts"] = [
-            [{**part, "what": book.say(part["what"])} for part in parts]
-            for parts in seen["score_parts"]
-        ]
         offered = choices(state, seat, host=host, asked=asked if mine else frozenset())
         by_audience[who] = {
             "state": seen,
@@ -135,7 +135,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
             "verdict": None
             if verdict_json is None
             else book.verdict(verdict_for(verdict_json, who)),
-            "choices": [{**c, "text": book.say(c["text"])} for c in offered],
+            "choices": [{**c, "text": book.words.action(c["action"])} for c in offered],
         }
     for seat in game.computers:  # no phone sees the computer's hand: its seat sees what all do
         if 0 <= seat < players:
@@ -153,7 +153,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
         None if verdict is None else verdict.kind.value,
         None
         if verdict_json is None
-        else book.say(verdict_for(verdict_json, Asker.spectator())["text"]),
+        else said(verdict_for(verdict_json, Asker.spectator()), book.words)["text"],
         game.store_problem,
         tuple(p.to_json() for p in game.players),
         colour_choice(info),
@@ -238,7 +238,7 @@ def table_json(
         "pieces": {
             name: [
                 {
-                    "label": book.say(referee.describe_piece(p)),
+                    "label": book.words.piece(piece_text(p)),
                     "kind": p.piece.kind,
                     "identity": p.piece.identity,
                     "face": p.piece.face,

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from controller.referee.deck import digital_draw
-from controller.referee.judge import Referee, Verdict, VerdictKind
+from controller.referee.judge import Referee
 from controller.referee.observe import LocationView, Observation, Seen
 from controller.referee.tables import Pieces, changed_locations
+from controller.referee.verdict import Verdict, VerdictKind
 from rules.core import CHANCE, Action, Decision, GameInfo, State, Visibility
 from rules.physical import PlacedPiece, TableObservation
 from rules.playout import Policy, choose
@@ -216,33 +217,19 @@ def cases(
         stretch = _stretch(state, rng, shown, referee)
         if stretch is None or referee.table_of(state) == before:
             # from a phone, or nothing shows: apply it, no table to judge
-            while len(state.history) > mark:
-                state.undo()
+            _take_back(state, mark)
             state.apply(choose(state, rng, Policy.BOT))
             _resolve(state)
             continue
         truth = list(state.history[mark:])
         want = _key(state)
         after = referee.table_of(state)
-        # a piece placed and moved on (or covered by another) before the table settled leaves no
-        # trace of its placing: nothing it put anywhere still lies there
-        in_transit = any(
-            all(after.get(n, ()) != put for n, put in places.items()) for places in stretch[1]
-        )
-        while len(state.history) > mark:
-            state.undo()
-        observation = Observation.exact(
+        in_transit = _in_transit(after, stretch[1])
+        _take_back(state, mark)
+        whole = Observation.exact(
             TableObservation.of(after), sorted(set(names) | set(after) | set(before))
         )
-        whole = observation
-        if kind is CaseKind.COVERED:
-            observation = _cover(observation, rng)
-        if kind is CaseKind.WRONG_PIECE:
-            slipped = _slip(referee, observation, info, rng)
-            if slipped is None:
-                kind = CaseKind.SINGLE
-            else:
-                observation = slipped
+        kind, observation = _shown_as(kind, whole, referee, info, rng)
         taken: list[Action] = []
         verdicts, times = follow(referee, state, observation, before, truth, want, taken)
         if kind is CaseKind.COVERED:  # the hand moves away: the rest must be recovered then
@@ -269,10 +256,34 @@ def cases(
             times[0][1],
         )
         # carry on from the players' real state
-        while len(state.history) > mark:
-            state.undo()
+        _take_back(state, mark)
         for action in truth:
             state.apply(action)
+
+
+def _take_back(state: State, mark: int) -> None:
+    """Undo every action after the first `mark` of the history."""
+    while len(state.history) > mark:
+        state.undo()
+
+
+def _in_transit(after: dict[str, Pieces], placed: list[dict[str, Pieces]]) -> bool:
+    """Whether a piece was placed and moved on (or covered by another) before the table settled:
+    that leaves no trace of its placing, nothing it put anywhere still lies there."""
+    return any(all(after.get(n, ()) != put for n, put in places.items()) for places in placed)
+
+
+def _shown_as(
+    kind: CaseKind, whole: Observation, referee: Referee, info: GameInfo, rng: random.Random
+) -> tuple[CaseKind, Observation]:
+    """The table as the case shows it: covered in part, or with a wrong piece slipped in (a
+    single case when no piece can be slipped in), else whole."""
+    if kind is CaseKind.COVERED:
+        return kind, _cover(whole, rng)
+    if kind is CaseKind.WRONG_PIECE:
+        slipped = _slip(referee, whole, info, rng)
+        return (CaseKind.SINGLE, whole) if slipped is None else (kind, slipped)
+    return kind, whole
 
 
 def _taken_by_players(done: list[Action], truth: list[Action]) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from controller.referee.observe import LocationView, Observation, Seen
-from rules.physical import PlacedPiece
+from rules.physical import Piece, PlacedPiece
 
 Pieces = tuple[PlacedPiece, ...]
 Table = Mapping[str, Pieces]
@@ -59,3 +59,19 @@ def as_laid(
             top = view.pieces
             table[name] = tuple(sorted((*top, *without(before.get(name, ()), top))))
     return table
+
+
+_TURNS = "NESW"
+
+
+def piece_text(placed: PlacedPiece) -> str:
+    """A piece as data: `minecart:red-white@S` (kind:identity[:face], turned N, E, S or W)."""
+    return f"{placed.piece}@{_TURNS[placed.rotation % 4]}"
+
+
+def piece_from_text(text: str) -> PlacedPiece:
+    """The piece `piece_text` wrote."""
+    name, _, turned = text.partition("@")
+    kind, _, rest = name.partition(":")
+    identity, _, face = rest.partition(":")
+    return PlacedPiece(Piece(kind, identity, face), _TURNS.index(turned) if turned else 0)

@@ -21,9 +21,11 @@ from typing import Any
 from controller.game.access import Asker, Refused
 from controller.game.live import LiveGame
 from controller.game.opened import OpenGame
-from controller.referee.judge import Alternative, ChanceResolver, Verdict, VerdictKind
+from controller.referee.judge import Referee
+from controller.referee.moves import ChanceResolver
 from controller.referee.observe import fuse
 from controller.referee.tables import Pieces, changed_locations
+from controller.referee.verdict import Alternative, Verdict, VerdictKind
 from controller.simulated.table import PhysicalTable
 from rules.core import CHANCE, Action, Decision, State, Visibility
 from rules.physical import PlacedPiece
@@ -86,8 +88,25 @@ class Bots:
         if opened is None or opened.state.is_over:
             return BotStep.WAITED
         state, referee = opened.state, opened.referee
-        verdict = game.verdict
         expected = referee.table_of(state)
+        followed = self._follow_referee(state, referee, expected)
+        if followed is not None:
+            return followed
+        turn = state.current_player
+        if turn is None or turn in game.computers:
+            return BotStep.WAITED  # the computer decides its own moves; the bots lay them
+        if turn == CHANCE:
+            if not state.observed_chance():
+                return BotStep.WAITED  # the digital deck draws it
+            return self._draw_on_table(state)
+        return self._take_turn(state, referee, expected)
+
+    def _follow_referee(
+        self, state: State, referee: Referee, expected: dict[str, Pieces]
+    ) -> BotStep | None:
+        """Heed the referee's last verdict (and see whether it caught the bots' mistake); None
+        when it asks nothing of the table and the seat to act may play."""
+        game, verdict = self.game, self.game.verdict
         if self._mistake is not None and verdict is not None and verdict.kind in _APPLIES:
             self.stats.mistakes_applied += 1  # (a take-back's actions are offered, not applied)
             self._mistake = None
@@ -122,13 +141,11 @@ class Bots:
         if self.table.pieces() != expected and verdict is not None:
             self.table.lay(expected)  # carry out the instructions
             return BotStep.FOLLOWED
-        turn = state.current_player
-        if turn is None or turn in game.computers:
-            return BotStep.WAITED  # the computer decides its own moves; the bots lay them
-        if turn == CHANCE:
-            if not state.observed_chance():
-                return BotStep.WAITED  # the digital deck draws it
-            return self._draw_on_table(state)
+        return None
+
+    def _take_turn(self, state: State, referee: Referee, expected: dict[str, Pieces]) -> BotStep:
+        """The seat to act (after any turn's end left unsaid) picks its action: said on a
+        phone, left unsaid, laid wrong on purpose, or laid on the table."""
         unsaid = [a for _, a in self._unsaid]
         with state.applied(unsaid):
             seat = state.current_player
@@ -137,26 +154,11 @@ class Bots:
             else:
                 action = state.parse_action(choose(state, self.rng, Policy.BOT))
                 shows = action.VISIBILITY is Visibility.TABLE and self._shows(state, action)
-        if action is None or seat is None or seat == CHANCE or seat in game.computers:
+        if action is None or seat is None or seat == CHANCE or seat in self.game.computers:
             self._say_unsaid()  # a computer's turn comes only once the turn's end is said
             return BotStep.SAID
         if not shows:
-            if (
-                action.VISIBILITY is Visibility.IMPLIED
-                and action.PROVEN_BY_NEXT_SEAT
-                and not self._unsaid
-                and self.rng.random() < self.unsaid_rate
-            ):
-                self._unsaid.append((seat, action))  # the next player's move will show it
-                return BotStep.WAITED
-            self._say_unsaid()
-            who = Asker.host() if action.DECISION is Decision.HOST else Asker.at(seat)
-            try:
-                game.act(who, action.to_json())
-            except Refused:
-                return BotStep.WAITED
-            self.stats.said += 1
-            return BotStep.SAID
+            return self._say(seat, action)
         if self.rng.random() < self.mistake_rate and self._make_mistake(expected):
             return BotStep.MISTAKE
         with state.applied(unsaid):
@@ -171,6 +173,26 @@ class Bots:
         self.table.lay(after)
         self.stats.played += 1
         return BotStep.PLAYED
+
+    def _say(self, seat: int, action: Action) -> BotStep:
+        """Say on a phone an action nothing on the table shows, or now and then leave a turn's
+        end unsaid when the next player's move will show it."""
+        if (
+            action.VISIBILITY is Visibility.IMPLIED
+            and action.PROVEN_BY_NEXT_SEAT
+            and not self._unsaid
+            and self.rng.random() < self.unsaid_rate
+        ):
+            self._unsaid.append((seat, action))  # the next player's move will show it
+            return BotStep.WAITED
+        self._say_unsaid()
+        who = Asker.host() if action.DECISION is Decision.HOST else Asker.at(seat)
+        try:
+            self.game.act(who, action.to_json())
+        except Refused:
+            return BotStep.WAITED
+        self.stats.said += 1
+        return BotStep.SAID
 
     @property
     def _opened(self) -> OpenGame:

@@ -12,7 +12,9 @@ import numpy as np
 from controller.simulated.table import PhysicalTable
 from controller.vision_bridge import board_geometry
 from rules.physical import Catalogue, Layout
-from vision.render import Conditions, Hand, TableRenderer, View
+from vision.conditions import Conditions
+from vision.hands import Hand
+from vision.render import TableRenderer, View
 
 NOISE_SIGMA = 1.5  # the sensor's noise (grey levels)
 NOISE_FRAMES = 3  # frames of noise drawn once and taken in turn: drawing 2.8 million normal

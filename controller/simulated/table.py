@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from controller.referee.tables import Pieces
 from rules.physical import Catalogue, Layout, PlacedPiece
-from vision.render import PlacedMarker
+from vision.drawing import PlacedMarker
 
 # How the renderer draws each kind of piece: its body around the marker (mm) and colour (BGR).
 _LOOKS: dict[str, tuple[float, tuple[int, int, int]]] = {

@@ -15,8 +15,10 @@ from controller.game.access import Asker
 from controller.game.privacy import event_for, verdict_for
 from controller.game.snapshot import GameSnapshot
 from controller.game.store import Event, EventKind
+from controller.words.book import Book
+from controller.words.verdicts import said
 from rules.core import State
-from rules.registry import GAMES
+from rules.registry import GAMES, game_info
 
 VERSION = 1
 ROOT = "railtable"
@@ -153,6 +155,11 @@ def event_payload(
     data = seen["data"]
     if event.kind in (EventKind.ALERT, EventKind.INSTRUCTION):
         data = verdict_for(data, Asker.spectator())  # a verdict too: the spectator's words
+    book = Book.of(game_info(game) if game is not None and game in GAMES else None, plain=True)
+    if event.kind in (EventKind.VERDICT, EventKind.ALERT, EventKind.INSTRUCTION):
+        data = said(data, book)
+    elif event.kind is EventKind.ACTION and isinstance(data.get("action"), dict):
+        data = {**data, "text": book.seen_action(data["action"])}
     out: JsonDict = {
         "v": VERSION,
         "table": table,

@@ -52,6 +52,60 @@ class PublisherHealth:
         return {"state": self.state, "detail": self.detail, "published_to": self.published_to}
 
 
+class _BrokerLink:
+    """How the link to the broker goes, as the table's status tells it: connecting, connected,
+    refused or stopped, and why. A broker that closes each login at once is refusing: its ACL
+    does not let the table write its last will."""
+
+    def __init__(self, url: str, user: str, online_topic: str) -> None:
+        self.url, self.user, self.online_topic = url, user, online_topic
+        self.state = "connecting"
+        self.detail = f"connecting to {url}"
+        self._connected_at = 0.0
+        self._quick_drops = 0  # connections the broker closed right after the login
+        self._last_refusal_logged = 0.0
+
+    def login_refused(self, refused: str) -> None:
+        """The broker refused the table's login (said in the log each time)."""
+        self.state, self.detail = "refused", f"the broker refused the login: {refused}"
+        log.error("venue broker %s: %s", self.url, self.detail)
+
+    def connected(self) -> None:
+        """The broker took the login (connected, unless it keeps closing at once)."""
+        self._connected_at = time.monotonic()
+        if self._quick_drops < 2:
+            self.state, self.detail = "connected", f"connected to {self.url}"
+
+    def dropped(self, was_connected: bool, reason: Any) -> None:
+        """The connection closed: lost, or refused when it closes right after each login."""
+        if was_connected and time.monotonic() - self._connected_at < 2:
+            self._quick_drops += 1
+        if self._quick_drops >= 2:
+            # Mosquitto closes at once a client whose last will its ACL does not allow
+            self.refused(
+                f"the broker closes the connection right after the login ({reason}): does its "
+                f"ACL let user {self.user!r} write under this table's topic "
+                f"{self.online_topic}?"
+            )
+        elif self.state != "refused":
+            self.state, self.detail = "connecting", f"broker lost ({reason}): reconnecting"
+
+    def refused(self, detail: str) -> None:
+        """The broker refuses what the table sends: said at most once a minute in the log."""
+        self.state, self.detail = "refused", detail
+        if time.monotonic() - self._last_refusal_logged > 60:
+            self._last_refusal_logged = time.monotonic()
+            log.error("venue: %s", self.detail)
+
+    def stopped(self) -> None:
+        """The table said goodbye and let go of the broker."""
+        self.state = "stopped"
+
+    def delivered(self) -> None:
+        """A row reached the broker: the connection holds."""
+        self._quick_drops = 0
+
+
 class VenuePublisher:
     """Publishes one table's public state and events to the venue's broker."""
 
@@ -84,12 +138,8 @@ class VenuePublisher:
         self._acks: dict[int, str | None] = {}  # message id -> the broker's refusal (None: ok)
         self._acked = threading.Condition()
         self._rewind: int | None = None  # the venue asked for rows after this again
-        self._state = "connecting"
-        self._detail = f"connecting to {settings.broker.url}"
+        self._link = _BrokerLink(settings.broker.url, settings.user, self._topic[Leaf.ONLINE])
         self._last_state: str | None = None
-        self._last_refusal_logged = 0.0
-        self._connected_at = 0.0
-        self._quick_drops = 0  # connections the broker closed right after the login
         self._thread: threading.Thread | None = None
         self.origin, self.row = self._start_row()
         self.prev = self.row
@@ -146,25 +196,22 @@ class VenuePublisher:
                 info.wait_for_publish(timeout)
         self.client.disconnect()
         self.client.loop_stop()
-        self._state = "stopped"
+        self._link.stopped()
 
     def wake(self) -> None:
         """Something was written to the log: publish soon (any thread)."""
         self._wake.set()
 
     def health(self) -> PublisherHealth:
-        return PublisherHealth(self._state, self._detail, self.row)
+        return PublisherHealth(self._link.state, self._link.detail, self.row)
 
     # ---- paho's thread
     def _on_connect(self, client: paho.Client, _: Any, __: Any, reason: Any, ___: Any) -> None:
         refused = mqtt.refusal(reason)
         if refused is not None:
-            self._state, self._detail = "refused", f"the broker refused the login: {refused}"
-            log.error("venue broker %s: %s", self.settings.broker.url, self._detail)
+            self._link.login_refused(refused)
             return
-        self._connected_at = time.monotonic()
-        if self._quick_drops < 2:
-            self._state, self._detail = "connected", f"connected to {self.settings.broker.url}"
+        self._link.connected()
         client.subscribe(self._topic[Leaf.RESEND], qos=1)
         client.publish(
             self._topic[Leaf.ONLINE],
@@ -179,21 +226,7 @@ class VenuePublisher:
     def _on_disconnect(self, _: Any, __: Any, ___: Any, reason: Any, ____: Any) -> None:
         was = self._connected.is_set()
         self._connected.clear()
-        if was and time.monotonic() - self._connected_at < 2:
-            self._quick_drops += 1
-        if self._quick_drops >= 2:
-            # Mosquitto closes at once a client whose last will its ACL does not allow
-            self._state = "refused"
-            self._detail = (
-                f"the broker closes the connection right after the login ({reason}): does its "
-                f"ACL let user {self.settings.user!r} write under this table's topic "
-                f"{self._topic[Leaf.ONLINE]}?"
-            )
-            if time.monotonic() - self._last_refusal_logged > 60:
-                self._last_refusal_logged = time.monotonic()
-                log.error("venue: %s", self._detail)
-        elif self._state != "refused":
-            self._state, self._detail = "connecting", f"broker lost ({reason}): reconnecting"
+        self._link.dropped(was, reason)
         with self._acked:
             self._acked.notify_all()
 
@@ -269,7 +302,7 @@ class VenuePublisher:
                 self._refused(event, refused)
                 break
             reached = event.id
-            self._quick_drops = 0
+            self._link.delivered()
         if reached != self.row:
             self.row = self.prev = reached
             cursor.save(self.folder, cursor.Cursor(self.where, self.origin, reached))
@@ -288,14 +321,10 @@ class VenuePublisher:
             return {m: self._acks.pop(m) for m in wanted if m in self._acks}
 
     def _refused(self, event: Event, refused: str) -> None:
-        self._state = "refused"
-        self._detail = (
+        self._link.refused(
             f"the broker refused row {event.id} on {self._topic[Leaf.EVENTS]} ({refused}): "
             f"does its ACL let user {self.settings.user!r} write under this table's topic?"
         )
-        if time.monotonic() - self._last_refusal_logged > 60:
-            self._last_refusal_logged = time.monotonic()
-            log.error("venue: %s", self._detail)
         self._stopping.wait(2)
 
     def _publish_state(self, force: bool) -> None:

@@ -33,7 +33,7 @@ class Draw(Action):
     """Digital hands: a rail card dealt or drawn from the rail deck into `seat`'s hand."""
 
     TYPE = "draw"
-    WORDS = "seat {seat} draws {card}"
+    WORDS = "{seat:seat} draws {card}"
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.INPUT  # the phone tells its owner; the table shows a face-down deck
     seat: int
@@ -87,7 +87,7 @@ class ChooseStarter(Action):
     """Rounds 2-3: among players tied for the start, the one the players say begins."""
 
     TYPE = "choose_starter"
-    WORDS = "seat {seat} starts the round"
+    WORDS = "{seat:seat} starts the round"
     VISIBILITY = Visibility.INPUT
     DECISION = Decision.FREE  # the tied players say; any of them may play first
     seat: int

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.core import Action, ActionCodec, Decision, Visibility
@@ -53,9 +54,13 @@ class PlaceTile(Action):
     square: str
     exits: str
 
-    def words(self) -> str:
+    def words(
+        self,
+        named: Callable[[str], str] | None = None,
+        seats: Callable[[int], str] | None = None,
+    ) -> str:
         kind, leads = track_words(self.exits)
-        return f"lay {kind} on {self.square}{leads}"
+        return f"lay {kind} on {named(self.square) if named else self.square}{leads}"
 
 
 @dataclass(frozen=True)
@@ -67,9 +72,14 @@ class Upgrade(Action):
     square: str
     exits: str
 
-    def words(self) -> str:
+    def words(
+        self,
+        named: Callable[[str], str] | None = None,
+        seats: Callable[[int], str] | None = None,
+    ) -> str:
         kind, leads = track_words(self.exits)
-        return f"make the tile on {self.square} {kind}{leads}"
+        square = named(self.square) if named else self.square
+        return f"make the tile on {square} {kind}{leads}"
 
 
 @dataclass(frozen=True)
@@ -131,7 +141,7 @@ class TakeJewel(Action):
     """Choose which jewel the minecart picks up from a deposit offering a choice."""
 
     TYPE = "take_jewel"
-    WORDS = "take a {jewel}"
+    WORDS = "take {jewel:a}"
     DECISION = Decision.FREE  # jewels carry no markers: the table never shows which
     jewel: Gem
 
@@ -226,7 +236,7 @@ class DrawGem(Action):
     """Chance: one gem drawn blind from the bag."""
 
     TYPE = "draw_gem"
-    WORDS = "draw a {gem}"
+    WORDS = "draw {gem:a}"
     CHANCE_OUTCOME = True
     gem: Gem
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from importlib import resources
@@ -318,6 +319,7 @@ def board_from_json(data: dict[str, Any]) -> Board:
 
 
 def _board_from_json(data: dict[str, Any]) -> Board:
+    """A board from its JSON description, checked (`ValueError` says what is wrong)."""
     cols, rows = int(data["columns"]), int(data["rows"])
     if not (4 <= cols <= 26 and 4 <= rows <= 99):
         raise ValueError(f"board {cols}x{rows}: columns must be 4-26 and rows 4-99")
@@ -329,14 +331,6 @@ def _board_from_json(data: dict[str, Any]) -> Board:
             raise ValueError(f"{where}: no square {name!r} on a {cols}x{rows} board")
         return index[name.upper()]
 
-    neighbours = []
-    for r in range(rows):
-        for c in range(cols):
-            n = (r + 1) * cols + c if r + 1 < rows else None
-            e = r * cols + c + 1 if c + 1 < cols else None
-            s = (r - 1) * cols + c if r > 0 else None
-            w = r * cols + c - 1 if c > 0 else None
-            neighbours.append((n, e, s, w))
     depth = int(data.get("surface_depth", 1))
     surface = frozenset(
         r * cols + c
@@ -367,6 +361,52 @@ def _board_from_json(data: dict[str, Any]) -> Board:
         for s in squares:
             side_of[s] = side
         sides[side] = SideInfo(side, Colour(info["colour"]), squares, tracks)
+    mines = _mines_from_json(data, cols, rows, surface, idx)
+    _check_board(sides, mines, names)
+    centres = frozenset(m.centre for m in mines.values())
+    inner = tuple(i for i in range(rows * cols) if i not in surface)
+    return Board(
+        name=str(data.get("name", "custom")),
+        columns=cols,
+        rows=rows,
+        square_mm=float(data.get("square_mm", 40.0)),
+        names=names,
+        neighbours=_neighbours(cols, rows),
+        surface=surface,
+        sides=sides,
+        side_of_square=side_of,
+        starting_track_exits=track_exits,
+        mines=mines,
+        mine_centres=centres,
+        placeable=tuple(i for i in inner if i not in centres),
+        chasm_squares=inner,
+    )
+
+
+def _neighbours(
+    cols: int, rows: int
+) -> tuple[tuple[int | None, int | None, int | None, int | None], ...]:
+    """Each square's neighbours to the north, east, south and west (None off the board)."""
+    neighbours = []
+    for r in range(rows):
+        for c in range(cols):
+            n = (r + 1) * cols + c if r + 1 < rows else None
+            e = r * cols + c + 1 if c + 1 < cols else None
+            s = (r - 1) * cols + c if r > 0 else None
+            w = r * cols + c - 1 if c > 0 else None
+            neighbours.append((n, e, s, w))
+    return tuple(neighbours)
+
+
+def _mines_from_json(
+    data: dict[str, Any],
+    cols: int,
+    rows: int,
+    surface: frozenset[int],
+    idx: Callable[[str, str], int],
+) -> dict[Colour, Mine]:
+    """The mines of a board's JSON description: each one's centre and its eight squares in the
+    order `mine_square_numbering` gives, all off the surface."""
     numbering = data.get("mine_square_numbering", list(_OFFSETS))
     if sorted(numbering) != sorted(_OFFSETS):
         raise ValueError("mine_square_numbering must list NW, N, NE, E, SE, S, SW, W once each")
@@ -382,25 +422,7 @@ def _board_from_json(data: dict[str, Any]) -> Board:
                 raise ValueError(f"mines.{colour_name}: mine square {label} is off the mine area")
             mine_squares.append(r * cols + c)
         mines[Colour(colour_name)] = Mine(Colour(colour_name), centre, tuple(mine_squares))
-    _check_board(sides, mines, names)
-    centres = frozenset(m.centre for m in mines.values())
-    inner = tuple(i for i in range(rows * cols) if i not in surface)
-    return Board(
-        name=str(data.get("name", "custom")),
-        columns=cols,
-        rows=rows,
-        square_mm=float(data.get("square_mm", 40.0)),
-        names=names,
-        neighbours=tuple(neighbours),
-        surface=surface,
-        sides=sides,
-        side_of_square=side_of,
-        starting_track_exits=track_exits,
-        mines=mines,
-        mine_centres=centres,
-        placeable=tuple(i for i in inner if i not in centres),
-        chasm_squares=inner,
-    )
+    return mines
 
 
 def _check_board(

@@ -42,7 +42,7 @@ class Deal(Action):
     """Digital deal: the next card, to `seat`, the seat whose hand is next to fill (round robin)."""
 
     TYPE = "deal"
-    WORDS = "deal {card} to seat {seat}"
+    WORDS = "deal {card} to {seat:seat}"
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.INPUT  # the phone tells its owner; nothing on the table shows it
     seat: int
@@ -65,7 +65,7 @@ class FirstLead(Action):
     """Option first_lead=random: the seat that leads the first trick."""
 
     TYPE = "first_lead"
-    WORDS = "seat {seat} leads first"
+    WORDS = "{seat:seat} leads first"
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.INPUT
     seat: int

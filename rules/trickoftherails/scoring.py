@@ -84,7 +84,11 @@ def score_parts(rules: Rules, d: Data) -> list[list[tuple[str, float]]]:
         own.append(parts)
     if rules.teams:
         return [
-            [(f"{what} (seat {s})", p) for s in (seat, (seat + 2) % 4) for what, p in own[s]]
+            [
+                (f"{what} ({'yours' if s == seat else 'your partner' + chr(39) + 's'})", p)
+                for s in (seat, (seat + 2) % 4)
+                for what, p in own[s]
+            ]
             for seat in range(4)
         ]
     return own

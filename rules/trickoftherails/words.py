@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.core import GameWords, OptionWords
+from rules.said import seat_place
 from rules.trickoftherails.cards import CARDS, COMPANY_NAMES, Company, Kind
 from rules.trickoftherails.physical import (
     LANE_SLOTS,
@@ -59,8 +60,8 @@ for _company in Company:
     for _pos in range(-RAIL_REACH, RAIL_REACH + 1):
         PLACES[rail_slot(_company, _pos)] = _rail_place(_name, _pos)
 for _seat in range(MAX_SEATS):
-    PLACES[trick_slot(_seat)] = f"seat {_seat}'s trick space"
-    PLACES[share_area(_seat)] = f"seat {_seat}'s shares"
+    PLACES[trick_slot(_seat)] = seat_place(_seat, "'s trick space")
+    PLACES[share_area(_seat)] = seat_place(_seat, "'s shares")
 
 # A numbered card by its company and number, as printed large on it ("B&O 3").
 CARD_NAMES = {

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.referee.scenario import TABLE_STEPS
+from controller.checks.scenario import TABLE_STEPS
 from rules.scenario import run_scenario
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"

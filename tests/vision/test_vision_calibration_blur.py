@@ -6,8 +6,9 @@ import cv2
 
 import rules
 from controller.vision_bridge import board_geometry
+from vision.conditions import Conditions
 from vision.markers import detect, make_corner_detector
-from vision.render import Conditions, TableRenderer, View
+from vision.render import TableRenderer, View
 
 
 def test_every_corner_is_found_under_a_blur_that_used_to_hide_one() -> None:

@@ -8,9 +8,9 @@ import cv2
 import numpy as np
 
 from vision.charuco import Collector, find_sheet, measure_lens, sheet_image
+from vision.conditions import bend
 from vision.lens import Lens
 from vision.markers import Image
-from vision.render import bend
 
 SIZE = (1280, 720)
 TRUE = Lens(1090.0, 1090.0, 650.0, 355.0, (-0.3, 0.08, 0.0, 0.0, 0.0), SIZE)

@@ -7,22 +7,14 @@ from dataclasses import replace
 import pytest
 from vision_testkit import STICKERS
 
+from vision.conditions import Conditions, Glare, Shadow
+from vision.drawing import PlacedMarker, freeze
 from vision.geometry import BoardGeometry
+from vision.hands import SKIN_TONES, SLEEVES, Hand
 from vision.markers import Image
 from vision.pipeline import VisionPipeline
 from vision.readings import CalibrationState, LocationState, SettledView
-from vision.render import (
-    SKIN_TONES,
-    SLEEVES,
-    Conditions,
-    Glare,
-    Hand,
-    PlacedMarker,
-    Shadow,
-    TableRenderer,
-    View,
-    freeze,
-)
+from vision.render import TableRenderer, View
 from vision.sequence import MoveKind, Script, ScriptWriter, visible_truth
 from vision.synthetic import CART_IDS, demo_piece
 

@@ -9,10 +9,12 @@ import pytest
 
 import rules
 from controller.vision_bridge import board_geometry, stickers
+from vision.conditions import Conditions
+from vision.drawing import PlacedMarker
 from vision.markers import Image
 from vision.pipeline import VisionPipeline
 from vision.readings import BEHIND, LocationState, SettledView
-from vision.render import Conditions, PlacedMarker, TableRenderer, View
+from vision.render import TableRenderer, View
 
 Reader = Callable[[VisionPipeline, Image], SettledView]
 SQUARES = ["A1", "F1", "L1", "A6", "F6", "L6", "A12", "F12", "L12"]

@@ -8,6 +8,8 @@ from dataclasses import replace
 
 import pytest
 
+from vision.conditions import Conditions, Highlight, Light, Shadow
+from vision.drawing import PlacedMarker
 from vision.geometry import BoardGeometry
 from vision.markers import Image
 from vision.pipeline import VisionPipeline
@@ -21,7 +23,7 @@ from vision.readings import (
     LocationState,
     SettledView,
 )
-from vision.render import Conditions, Highlight, Light, PlacedMarker, Shadow, TableRenderer, View
+from vision.render import TableRenderer, View
 from vision.sequence import ScriptWriter, visible_truth
 from vision.synthetic import CART_IDS, demo_piece, demo_stickers
 
@@ -143,7 +145,8 @@ def test_a_tile_held_above_a_square_with_no_hand_in_view_is_never_reported(
 def test_every_unknown_location_says_why(
     board: BoardGeometry, renderer: TableRenderer, read_still: Reader
 ) -> None:
-    from vision.render import Glare, Hand
+    from vision.conditions import Glare
+    from vision.hands import Hand
 
     content = {"E8": (demo_piece(10, 1),), "C4": (demo_piece(11, 0),)}
     e = board.location("E8")

@@ -13,12 +13,13 @@ from vision_testkit import STICKERS
 import rules
 from controller.vision_bridge import board_geometry
 from vision.calibration import Calibrator, project
+from vision.conditions import Conditions
 from vision.geometry import BoardGeometry
 from vision.lens import Lens, load_lens, save_lens
 from vision.markers import Image
 from vision.pipeline import VisionPipeline
 from vision.readings import CalibrationState, LocationState, SettledView
-from vision.render import Conditions, TableRenderer, View
+from vision.render import TableRenderer, View
 from vision.synthetic import demo_piece
 
 Reader = Callable[[VisionPipeline, Image], SettledView]

@@ -4,11 +4,12 @@ from collections.abc import Callable
 
 from vision_testkit import STICKERS
 
+from vision.conditions import Conditions, Light
 from vision.geometry import BoardGeometry, CornerMark
 from vision.markers import Image
 from vision.pipeline import VisionPipeline
 from vision.readings import CalibrationState, LocationState, SettledView
-from vision.render import Conditions, Light, TableRenderer, View
+from vision.render import TableRenderer, View
 from vision.sequence import MoveKind, Script, ScriptWriter
 from vision.synthetic import demo_piece
 
@@ -203,7 +204,7 @@ def test_a_hand_sweeping_over_a_corner_marker_does_not_recalibrate(
     import numpy as np
 
     from vision.calibration import project
-    from vision.render import Hand
+    from vision.hands import Hand
 
     board = renderer.board
     view = View.overhead(board, tilt=0.05)
@@ -230,7 +231,7 @@ def test_a_hand_resting_from_the_start_stays_occluded_until_it_leaves(
     import numpy as np
 
     from vision.calibration import project
-    from vision.render import Hand
+    from vision.hands import Hand
 
     board = renderer.board
     view = View.overhead(board)

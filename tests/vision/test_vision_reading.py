@@ -7,11 +7,14 @@ from collections.abc import Callable
 import pytest
 from vision_testkit import STICKERS
 
+from vision.conditions import Conditions, Light
+from vision.drawing import PlacedMarker, freeze
 from vision.geometry import BoardGeometry
+from vision.hands import Hand
 from vision.markers import Image
 from vision.pipeline import VisionPipeline
 from vision.readings import LocationState, SettledView
-from vision.render import Conditions, Hand, Light, PlacedMarker, TableRenderer, View, freeze
+from vision.render import TableRenderer, View
 from vision.sequence import visible_truth
 from vision.synthetic import CARD_IDS, CART_IDS, TILE_IDS, demo_piece
 

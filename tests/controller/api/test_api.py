@@ -395,20 +395,17 @@ def test_only_the_host_recalibrates_the_camera(client: TestClient) -> None:
 
 
 def test_the_referees_question_reaches_its_seat_and_the_host_only(tmp_path: Path) -> None:
-    from controller.referee.judge import Alternative, Verdict, VerdictKind
+    from controller.referee.verdict import Alternative, Reason, Verdict, VerdictKind
     from rules.offtherails.actions import PlaceCart
 
     control = Control(tmp_path / "log.sqlite3")
     client = TestClient(create_app(control))
     _start(client)
     seat0, seat1 = _seat(client, 0), _seat(client, 1)
-    options = tuple(
-        Alternative((PlaceCart(cart, "F12"),), f"place_cart(cart={cart}, square=F12)")
-        for cart in ("red-white", "red-black")
-    )
+    options = tuple(Alternative((PlaceCart(cart, "F12"),)) for cart in ("red-white", "red-black"))
     question = Verdict(
         VerdictKind.CHOICE,
-        "seat 0: the table fits 2 moves; which one was it? " + " | ".join(o.text for o in options),
+        Reason.MANY_READINGS,
         options=options,
         seat=0,
     )

@@ -16,9 +16,11 @@ from controller.game.computers import ComputerPlayers, Hint
 from controller.game.live import LiveGame
 from controller.game.owner import GameOwner
 from controller.game.store import EventKind, EventLog
-from controller.referee.judge import VerdictKind
 from controller.referee.observe import Observation
+from controller.referee.verdict import VerdictKind
 from controller.table.service import ServiceSettings, TableService
+from controller.words.book import Book
+from controller.words.verdicts import plain_line, said
 from rules.core import Visibility
 from rules.physical import TableObservation
 
@@ -85,7 +87,7 @@ def test_the_computers_move_is_an_instruction_the_referee_waits_for(tmp_path: Pa
     # a person lays a legal tile on the computer's turn: no move of the computer's
     verdict = game.observe(_seen(game, elsewhere))
     assert verdict is not None and verdict.kind is VerdictKind.ALERT
-    assert "the computer's: it makes its own moves" in verdict.text
+    assert "the computer's: it makes its own moves" in plain_line(verdict, game.open.info)
     assert len(state.history) == steps  # nothing applied
     with pytest.raises(Refused, match="the computer's"):
         game.act(Asker.host(), chosen.to_json())
@@ -97,22 +99,26 @@ def test_the_computers_move_is_an_instruction_the_referee_waits_for(tmp_path: Pa
     assert state.history[-1] == chosen
     verdict = game.verdict
     assert verdict is not None and verdict.kind is VerdictKind.INSTRUCTIONS
-    assert verdict.seat == 0 and verdict.text.startswith("seat 0: " + chosen.words())
+    assert verdict.seat == 0 and plain_line(verdict, game.open.info).startswith(
+        "seat 0: " + chosen.words()
+    )
     assert verdict.locations  # what the sensor board's LEDs light
-    said = game.book.verdict(verdict.to_json())
-    assert said is not None and said["text"].startswith("the computer (")
+    phone = game.book.verdict(verdict.to_json())
+    assert phone is not None and phone["text"].startswith("the computer (")
     assert game.computer_to_act() is None  # its next step waits for the table
     # the pieces laid elsewhere: an alert naming the computer's move
     verdict = game.observe(_seen(game, elsewhere))
     assert verdict is not None and verdict.kind is VerdictKind.ALERT
-    assert chosen.words() in verdict.text
+    assert chosen.words() in plain_line(verdict, game.open.info)
     # laid as it said: the table is in sync, the game goes on
     verdict = game.observe(_seen(game, referee.table_of(state)))
     assert verdict is not None and verdict.kind is VerdictKind.IN_SYNC
     assert game.open.computer_move is None
     rows = game.log.events(game.open.record.id if game.open else 0, limit=1000)
     assert any(
-        e.kind is EventKind.INSTRUCTION and e.data["text"].startswith("seat 0: ") for e in rows
+        e.kind is EventKind.INSTRUCTION
+        and said(e.data, Book.of(game.open.info, plain=True))["text"].startswith("seat 0: ")
+        for e in rows
     )
 
 
@@ -160,11 +166,16 @@ def test_a_whole_game_with_a_computer_seat_on_the_simulated_table(tmp_path: Path
     assert stats.played >= 6, vars(stats)
     mine = [e for e in rows if e.kind is EventKind.ACTION and e.seat == 1]
     assert len(mine) == stats.played  # every action of seat 1 was the computer's decision
-    told = [e for e in rows if e.kind is EventKind.INSTRUCTION and "seat 1: " in e.data["text"]]
+    told = [
+        e
+        for e in rows
+        if e.kind is EventKind.INSTRUCTION
+        and "seat 1: " in said(e.data, Book.of(service.game.open.info, plain=True))["text"]
+    ]
     assert told, "no computer move was said as an instruction"
     first_computer = min(e.id for e in mine)
     assert any(e.kind is EventKind.ACTION and e.seat == 0 and e.id > first_computer for e in rows)
-    assert service.bots is not None and service.bots.stats.played > 0
+    assert service.inputs.bots is not None and service.inputs.bots.stats.played > 0
 
 
 def _answer(owner: GameOwner, future: Future[Hint]) -> Hint:

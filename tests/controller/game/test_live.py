@@ -12,8 +12,9 @@ import pytest
 from controller.game.access import Asker, Refused
 from controller.game.live import LiveGame
 from controller.game.store import EventKind, EventLog, StoreError
-from controller.referee.judge import VerdictKind
 from controller.referee.observe import Observation
+from controller.referee.verdict import VerdictKind
+from controller.words.verdicts import plain_line
 from rules.core import CHANCE
 from rules.physical import PlacedPiece, TableObservation
 from rules.playout import Policy, choose
@@ -115,7 +116,9 @@ def test_a_host_undo_stays_undone_while_the_table_still_shows_the_move(tmp_path:
     for _ in range(2):  # judged again and again from the same table: still not the move
         again = game.observe(_seen(game, with_tile))
         assert again is not None and again.kind is VerdictKind.INSTRUCTIONS
-        assert again.locations == ("C4",) and "take the straight track" in again.text
+        assert again.locations == ("C4",) and "take the straight track" in plain_line(
+            again, game.open.info
+        )
         assert state.to_json() == before
     cleared = game.observe(_seen(game, game.open.referee.table_of(state)))
     assert cleared is not None and cleared.kind is VerdictKind.IN_SYNC
@@ -176,7 +179,7 @@ def test_real_draws_nothing_shows_are_asked_of_the_host(tmp_path: Path) -> None:
     game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
     question = game.verdict
     assert question is not None and question.kind is VerdictKind.NEEDS_INPUT
-    assert question.seat is None and "the host" in question.text
+    assert question.seat is None and "the host" in plain_line(question, game.open.info)
     with pytest.raises(Refused, match="the question is for the host"):
         game.answer(Asker.at(0), 0)
     before = len(game.open.state.history)  # type: ignore[union-attr]
@@ -202,7 +205,9 @@ def test_a_new_game_on_a_table_with_pieces_asks_to_clear_them(tmp_path: Path) ->
     game.start("offtherails", {"players": 2}, seed=2)
     verdict = game.observe(Seen.exact(TableObservation.of(left), names))
     assert verdict is not None and verdict.kind is VerdictKind.INSTRUCTIONS
-    assert "take the straight track" in verdict.text and "F11" in verdict.text
+    assert "take the straight track" in plain_line(verdict, game.open.info) and "F11" in plain_line(
+        verdict, game.open.info
+    )
 
 
 def test_a_full_disk_refuses_changes_in_words_and_says_so_until_it_is_back(tmp_path: Path) -> None:

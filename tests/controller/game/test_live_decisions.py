@@ -15,10 +15,12 @@ from controller.game.privacy import audiences, event_for, verdict_for
 from controller.game.snapshot import choices, take
 from controller.game.store import EventKind, EventLog
 from controller.referee.deck import digital_draw
-from controller.referee.judge import VerdictKind
 from controller.referee.observe import Observation
+from controller.referee.verdict import VerdictKind
 from controller.simulated.bots import Bots
 from controller.simulated.table import PhysicalTable
+from controller.words.book import Book
+from controller.words.verdicts import said
 from rules.core import CHANCE, State
 from rules.physical import TableObservation
 from rules.scenario import set_path
@@ -83,7 +85,7 @@ def test_the_hidden_split_is_seen_and_answered_by_its_seat_alone(tmp_path: Path)
     mine = verdict_for(data, Asker.at(1))
     assert [o["actions"][0]["type"] for o in mine["options"]] == ["split", "split"]
     for who in (Asker.host(), Asker.spectator(), Asker.at(0)):
-        seen = verdict_for(data, who)
+        seen = said(verdict_for(data, who), Book.of(game.open.info, plain=True))
         assert seen["options"] == [] and "ruby" not in str(seen) and "gold" not in str(seen)
         assert seen["text"] == "seat 1 makes a hidden choice on their own phone"
     with pytest.raises(Refused, match="seat 1 alone"):

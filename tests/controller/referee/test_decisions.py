@@ -16,8 +16,10 @@ import pytest
 import rules
 from controller.referee.cases import cases, decided_for
 from controller.referee.deck import digital_draw
-from controller.referee.judge import Referee, Verdict, VerdictKind
+from controller.referee.judge import Referee
 from controller.referee.observe import Observation
+from controller.referee.verdict import Verdict, VerdictKind
+from controller.words.verdicts import plain_line
 from rules.core import CHANCE, Action, Decision, State
 from rules.physical import Piece, PlacedPiece, TableObservation
 from rules.scenario import set_path
@@ -90,7 +92,9 @@ def test_the_hidden_split_is_asked_of_the_hit_carts_owner_alone() -> None:
         "split(pile=[gold])",
         "split(pile=[ruby])",
     ]
-    assert "gold" not in verdict.text and "ruby" not in verdict.text  # its words show no pile
+    assert "gold" not in plain_line(verdict, OTR) and "ruby" not in plain_line(
+        verdict, OTR
+    )  # its words show no pile
     assert verdict.to_json()["hidden"] is True
     assert state.to_json() == before
 
@@ -222,8 +226,8 @@ def test_a_real_draw_is_not_taken_back_and_the_alert_says_so() -> None:
         state.apply(next(a for a, p in state.chance_outcomes() if p > 0))  # gems said
     verdict = REFEREE.judge(state, _seen(OTR, state, before), None, digital_draw)
     assert verdict.kind is VerdictKind.ALERT
-    assert "referee never takes back a real draw" in verdict.text
-    assert outcome.describe() in verdict.text
+    assert "referee never takes back a real draw" in plain_line(verdict, OTR)
+    assert outcome.words() in plain_line(verdict, OTR)
 
 
 def test_a_take_back_reaches_back_over_several_moves_and_their_draws() -> None:
@@ -305,6 +309,8 @@ def test_an_alert_in_a_digital_deal_names_no_card_of_a_hand() -> None:
     table[slot] = (PlacedPiece(Piece("rail", "bridge"), 1),)
     verdict = referee.judge(state, _seen(info, state, table), None, digital_draw)
     assert verdict.kind is VerdictKind.ALERT and verdict.locations == (slot,)
-    said = json.dumps(verdict.to_json())
-    assert "own phone shows which" in said
+    data = verdict.to_json()
+    assert data["wrong"][0]["legal_kinds"] == ["play"] and not data["wrong"][0]["legal_here"]
+    said = json.dumps(data) + plain_line(verdict, info)
+    assert "own phone shows which" in plain_line(verdict, info)
     assert not [card for card in hand if card in said and card != "bridge"]

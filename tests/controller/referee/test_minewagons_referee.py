@@ -13,9 +13,11 @@ from controller.game.access import Asker
 from controller.game.live import LiveGame
 from controller.game.store import EventLog
 from controller.referee.deck import digital_draw
-from controller.referee.judge import Referee, VerdictKind
+from controller.referee.judge import Referee
 from controller.referee.observe import COVERED, NO_INPUT, LocationView, Observation, Seen, fuse
 from controller.referee.tables import as_laid
+from controller.referee.verdict import VerdictKind
+from controller.words.verdicts import plain_line
 from rules.core import CHANCE, State, Visibility
 from rules.minewagons import physical
 from rules.minewagons.components import Colour, Shape
@@ -97,7 +99,7 @@ def test_off_the_rails_the_other_sides_move_proves_the_end_of_the_action_phase()
     names = [loc.name for loc in layout(state.options).locations]
     seen = Observation.exact(TableObservation.of(table), names)
     verdict = otr.judge(state, seen, resolve_chance=digital_draw)  # the service's digital deck
-    assert verdict.kind is VerdictKind.APPLIED, verdict.text
+    assert verdict.kind is VerdictKind.APPLIED, plain_line(verdict, INFO)
     types = [a.TYPE for a in verdict.actions if not a.CHANCE_OUTCOME]
     assert types[0] == "end_actions" and types[-1] == "place_cart", types
 
@@ -135,7 +137,7 @@ def test_sensors_alone_ask_the_seat_for_a_tiles_face_and_the_camera_reads_it(
     game.act(Asker.at(0), {"type": "turn_up", "square": square})
     verdict = game.verdict
     assert verdict is not None and verdict.kind is VerdictKind.NEEDS_INPUT
-    assert verdict.seat == 0 and "seat 0" in verdict.text
+    assert verdict.seat == 0 and "seat 0" in plain_line(verdict, INFO)
     shapes = [o.actions[0].to_json()["shape"] for o in verdict.options]
     assert shapes and set(shapes) <= {"L", "I", "T"}
     game.answer(Asker.at(0), shapes.index(shapes[-1]))
@@ -157,7 +159,7 @@ def test_sensors_alone_a_wagon_entering_is_applied() -> None:
     with state.applied([entering]):
         after = REFEREE.table_of(state)
     verdict = REFEREE.judge(state, _sensors(after), None, digital_draw)
-    assert verdict.kind is VerdictKind.APPLIED, verdict.text
+    assert verdict.kind is VerdictKind.APPLIED, plain_line(verdict, INFO)
     assert verdict.actions == (entering,)
 
 
@@ -229,7 +231,7 @@ def test_a_tile_the_computer_turned_up_shows_its_face_and_the_computer_lays_it()
     seen = Observation.exact(TableObservation.of(shown), NAMES)
     verdict = REFEREE.judge(state, seen, before, locked=computer)
     assert verdict.kind is VerdictKind.APPLIED and verdict.actions == (outcome,)
-    assert f"now seat {seat} decides its move" in verdict.text
+    assert f"now seat {seat} decides its move" in plain_line(verdict, INFO)
     state.apply(outcome)
     verdict = REFEREE.judge(state, seen, shown, locked=computer)
     assert verdict.kind is VerdictKind.WAITING and verdict.seat == seat and not verdict.actions
@@ -257,4 +259,4 @@ def test_a_tile_turned_up_on_the_computers_turn_is_no_move_of_its() -> None:
                 shown = REFEREE.table_of(state)
     seen = Observation.exact(TableObservation.of(shown), NAMES)
     verdict = REFEREE.judge(state, seen, before, locked=frozenset({seat}))
-    assert verdict.kind is VerdictKind.ALERT and "the computer's" in verdict.text
+    assert verdict.kind is VerdictKind.ALERT and "the computer's" in plain_line(verdict, INFO)

@@ -6,8 +6,10 @@ import pytest
 
 import rules
 from controller.referee.cases import CaseKind, cases, digital_draw
-from controller.referee.judge import Referee, VerdictKind
+from controller.referee.judge import Referee
 from controller.referee.observe import InputMode, LocationView, Observation, Seen, fuse
+from controller.referee.verdict import VerdictKind
+from controller.words.verdicts import plain_line
 from rules.core import CHANCE, State
 from rules.offtherails import physical
 from rules.physical import PlacedPiece, TableObservation
@@ -70,7 +72,7 @@ def test_a_tile_on_a_mine_centre_is_an_alert_naming_the_square() -> None:
     verdict = REFEREE.judge(state, _seen(wrong))
     assert verdict.kind is VerdictKind.ALERT
     assert verdict.locations == ("D9",)
-    assert "D9" in verdict.text and "straight track" in verdict.text
+    assert "D9" in plain_line(verdict, INFO) and "straight track" in plain_line(verdict, INFO)
 
 
 def test_a_covered_change_waits() -> None:
@@ -157,7 +159,7 @@ def test_a_one_of_a_kind_piece_seen_twice_is_an_alert_naming_both() -> None:
     verdict = REFEREE.judge(state, _seen(twice))
     assert verdict.kind is VerdictKind.ALERT
     assert verdict.locations == ("D12", "F12")
-    assert "lies on 2 squares; the game has 1" in verdict.text
+    assert "lies on 2 squares; the game has 1" in plain_line(verdict, INFO)
 
 
 def test_a_lifted_minecart_is_shown_where_the_rules_let_it_go() -> None:
@@ -181,7 +183,7 @@ def test_a_lifted_minecart_is_shown_where_the_rules_let_it_go() -> None:
 
 
 def test_a_table_step_after_actions_that_list_their_draws_draws_nothing_again() -> None:
-    from controller.referee.scenario import _table_after
+    from controller.checks.scenario import _table_after
 
     state = rules.new_game("offtherails", {"players": 2}, 1)
     choose = {"type": "choose_side", "side": "north"}

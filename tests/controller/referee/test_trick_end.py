@@ -7,8 +7,10 @@ import random
 
 import rules
 from controller.referee.deck import digital_draw
-from controller.referee.judge import Referee, VerdictKind
+from controller.referee.judge import Referee
 from controller.referee.observe import Observation
+from controller.referee.verdict import VerdictKind
+from controller.words.verdicts import plain_line
 from rules.core import CHANCE, State
 from rules.physical import TableObservation
 from rules.trickoftherails import physical
@@ -44,8 +46,8 @@ def test_the_last_card_of_a_trick_is_applied_and_the_resolution_asked_for() -> N
         assert laid is not None
         observation = Observation.exact(TableObservation.of(dict(laid.pieces)), NAMES)
         verdict = REFEREE.judge(state, observation, None, digital_draw)
-        assert verdict.kind is VerdictKind.APPLIED, verdict.text
-        assert verdict.actions[0] == play, verdict.text
+        assert verdict.kind is VerdictKind.APPLIED, plain_line(verdict, INFO)
+        assert verdict.actions[0] == play, plain_line(verdict, INFO)
         assert verdict.instructions, "the trick's resolution is left for players to carry out"
         for action in verdict.actions:
             state.apply(action)
@@ -80,8 +82,10 @@ def test_a_move_under_a_hand_is_waited_for_not_alerted() -> None:
         after = REFEREE.table_of(state)
     covered = Observation.exact(TableObservation.of(after, (lead_slot,)), NAMES)
     verdict = REFEREE.judge(state, covered, None, digital_draw)
-    assert verdict.kind is VerdictKind.WAITING, verdict.text
+    assert verdict.kind is VerdictKind.WAITING, plain_line(verdict, INFO)
     assert lead_slot in verdict.locations
     seen = Observation.exact(TableObservation.of(after), NAMES)
     verdict = REFEREE.judge(state, seen, None, digital_draw)
-    assert verdict.kind is VerdictKind.APPLIED and list(verdict.actions[:1]) == [lead], verdict.text
+    assert verdict.kind is VerdictKind.APPLIED and list(verdict.actions[:1]) == [lead], plain_line(
+        verdict, INFO
+    )

@@ -35,12 +35,12 @@ def _board_settles(service: TableService) -> None:
 
 
 def _camera_catches_up(service: TableService) -> None:
-    assert service.eyes is not None
+    assert service.inputs.eyes is not None
     for _ in range(30):
-        service.eyes.step()
+        service.inputs.eyes.step()
         service.owner.pump()
         service.tick()
-        if service._settled() and service.game.felt == ():
+        if service.settled() and service.game.felt == ():
             return
         time.sleep(service.settings.tick_s)
 
@@ -61,8 +61,8 @@ def test_magnets_are_felt_and_a_certain_move_applied_before_the_camera_sees_it(
     service = TableService(settings)
     service.start(thread=False)
     try:
-        bots = service.bots
-        assert bots is not None and service.eyes is not None
+        bots = service.inputs.bots
+        assert bots is not None and service.inputs.eyes is not None
         _camera_catches_up(service)
         felt_early = applied_early = 0
         wanted = 1 if game == "minewagons" else 0  # a wagon moved on: the magnets tell it (no
@@ -74,7 +74,7 @@ def test_magnets_are_felt_and_a_certain_move_applied_before_the_camera_sees_it(
             written = _rows(service)[before:]
             if service.game.felt:
                 felt_early += 1
-                assert not service.camera_still
+                assert not service.settler.camera_still
                 table = take(service.game, 0, 0).for_asker(Asker.spectator())["table"]
                 assert table is not None and table["felt"] == list(service.game.felt)
             if (EventKind.VERDICT, "applied") in written:

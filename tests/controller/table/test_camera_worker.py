@@ -39,7 +39,7 @@ def test_the_camera_is_read_on_its_own_thread_never_the_owners(tmp_path: Path) -
     readers: set[str] = set()
     service.start()
     try:
-        eyes = service.eyes
+        eyes = service.inputs.eyes
         assert eyes is not None
         frame = eyes.camera.frame
 
@@ -68,7 +68,7 @@ def test_a_table_at_rest_costs_no_frames_and_a_change_is_looked_at_at_once(
     service = TableService(settings)
     service.start(thread=False)
     try:
-        eyes, physical = service.eyes, service.physical
+        eyes, physical = service.inputs.eyes, service.inputs.physical
         assert eyes is not None and physical is not None
         _until_still(eyes)
         frames = eyes.frames
@@ -91,15 +91,15 @@ def test_a_view_older_than_the_table_is_never_still(tmp_path: Path) -> None:
     service = TableService(settings)
     service.start(thread=False)
     try:
-        eyes, physical = service.eyes, service.physical
+        eyes, physical = service.inputs.eyes, service.inputs.physical
         assert eyes is not None and physical is not None
         _until_still(eyes)
         service.tick()
-        assert service.camera_still
+        assert service.settler.camera_still
         _one_piece_laid(physical)  # laid, no frame of it yet
         assert eyes.latest.still and eyes.latest.version != physical.version
         service.tick()  # the camera is not due for an hour: the view stays old
-        assert not service.camera_still
+        assert not service.settler.camera_still
     finally:
         service.stop()
 

@@ -112,7 +112,7 @@ def test_the_race_plays_to_its_end_with_the_sensor_board_alone(
     asked), wagons are felt; the race used to stall before its first move."""
     service = _race(tmp_path, players, 3, camera="none", board="simulated")
     assert service.game.open is None, "the race did not end"
-    bots = service.bots
+    bots = service.inputs.bots
     assert bots is not None and bots.stats.played > 10 and bots.stats.said > 10
     (record,) = EventLog(tmp_path / "railtable.sqlite3").games()
     assert record.game == "minewagons" and record.ended_at is not None

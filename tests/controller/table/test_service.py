@@ -18,7 +18,7 @@ async def _play(service: TableService, seconds: float, moves: int, applied: int 
         service.owner.pump()
         service.tick()
         await asyncio.sleep(service.settings.tick_s)
-        bots = service.bots
+        bots = service.inputs.bots
         if bots is not None and bots.stats.played >= moves and bots.stats.mistakes_alerted:
             record = service.game.open.record
             seen = 0
@@ -46,10 +46,10 @@ def test_bots_play_on_the_simulated_table_and_the_referee_follows(tmp_path: Path
     service.start(thread=False)
     try:
         asyncio.run(_play(service, 60.0, 6, applied=3))
-        bots = service.bots
+        bots = service.inputs.bots
         assert bots is not None
-        assert service.camera_health.state == "calibrated"
-        assert service.board_health.state == "connected"
+        assert service.inputs.health.camera.state == "calibrated"
+        assert service.inputs.health.board.state == "connected"
         record = service.game.open.record
         assert record is not None
         events = service.log.events(record.id, limit=100_000)
@@ -90,13 +90,13 @@ def test_pulled_cables_degrade_and_recover_without_a_restart(tmp_path: Path) -> 
     async def scenario() -> None:
         status = service.status
         assert await _until(service, lambda: status()["mode"] == "camera_and_sensors", 30)
-        assert service.virtual_board is not None and service.camera is not None
-        service.virtual_board.unplug(1.5)
+        assert service.inputs.virtual_board is not None and service.inputs.camera is not None
+        service.inputs.virtual_board.unplug(1.5)
         assert await _until(service, lambda: status()["board"]["state"] != "connected", 10)
         lost = status()["board"]
         assert lost["since"] > 0 and status()["mode"] == "camera_only"
         assert await _until(service, lambda: status()["board"]["state"] == "connected", 20)
-        service.camera.unplug(1.0)
+        service.inputs.camera.unplug(1.0)
         assert await _until(service, lambda: status()["camera"]["state"] == "disconnected", 10)
         assert await _until(service, lambda: status()["mode"] == "sensors_only", 5)
         assert await _until(service, lambda: status()["mode"] == "camera_and_sensors", 30)
@@ -115,9 +115,10 @@ def test_a_seat_button_ends_its_action_phase(tmp_path: Path) -> None:
 
     settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=2, bots=False,
                                camera="none", board="none")  # fmt: skip
-    service = TableService(settings)
     factory = MockFactory()
-    service.io = TableIO(GpioPins(seat_buttons=(5, 6), seat_leds=(17, 27)), factory)
+    service = TableService(
+        settings, TableIO(GpioPins(seat_buttons=(5, 6), seat_leds=(17, 27)), factory)
+    )
     service.start(thread=False)
     service.game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
 
@@ -166,7 +167,7 @@ def test_a_whole_game_on_the_simulated_table(tmp_path: Path) -> None:
     for entry in exported["actions"]:
         engine.apply(entry["action"])
     assert engine.is_over and engine.scores() == record.scores
-    bots = service.bots
+    bots = service.inputs.bots
     assert bots is not None and bots.stats.mistakes >= 1
     assert bots.stats.mistakes_alerted == bots.stats.mistakes
     assert bots.stats.mistakes_applied == 0
@@ -176,8 +177,8 @@ def test_a_real_camera_source_feeds_the_referee(tmp_path: Path) -> None:
     """A video file through the camera path (cv2.VideoCapture, its thread, the pipeline)."""
     import cv2
 
+    from controller.simulated.camera import SimulatedCamera
     from controller.simulated.table import PhysicalTable
-    from controller.table.service import SimulatedCamera
     from rules.registry import game_info
 
     info = game_info("offtherails")
@@ -199,7 +200,7 @@ def test_a_real_camera_source_feeds_the_referee(tmp_path: Path) -> None:
 
     try:
         assert asyncio.run(look()), service.status()
-        assert service.camera_health.state == "calibrated"
+        assert service.inputs.health.camera.state == "calibrated"
     finally:
         service.stop()
 
@@ -240,15 +241,13 @@ def test_lifting_a_minecart_lights_where_it_may_go(tmp_path: Path) -> None:
 
     views = {"F12": LocationView(Seen.MAGNET, magnet=False)}
     mode = service.observe().mode
-    service.link = Link()  # type: ignore[assignment]
     try:
-        service._show_destinations(Observation(mode, views))
+        service.lights.show_destinations(Observation(mode, views), Link())
         assert asked, "no LEDs were asked for"
         layout = service.game.open.info.layout(state.options)  # type: ignore[union-attr,misc]
         sensor = layout.location("F9").sensor
         assert sensor is not None and Square(*sensor) in asked[-1]
     finally:
-        service.link = None
         service.stop()
 
 
@@ -263,8 +262,8 @@ def test_a_game_on_another_mat_moves_the_simulated_table_along(tmp_path: Path) -
         return await _until(
             service,
             lambda: (
-                service.bots is not None
-                and service.bots.stats.played >= 2
+                service.inputs.bots is not None
+                and service.inputs.bots.stats.played >= 2
                 and service.status()["mode"] == "camera_and_sensors"
             ),
             60,
@@ -272,7 +271,7 @@ def test_a_game_on_another_mat_moves_the_simulated_table_along(tmp_path: Path) -
 
     try:
         assert asyncio.run(switch()), service.status()
-        layout = service.physical.layout if service.physical else None
+        layout = service.inputs.physical.layout if service.inputs.physical else None
         assert layout is not None and layout.name.startswith("minewagons")
     finally:
         service.stop()
@@ -286,7 +285,7 @@ def test_a_restart_keeps_the_last_games_end_screen_until_the_host_starts_another
     settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=4, camera="none")
     first = TableService(settings)
     first.start(thread=False)
-    assert first.game.open is not None and first.physical is not None  # the default game
+    assert first.game.open is not None and first.inputs.physical is not None  # the default game
     first.game.end()
     shown = first.game.finished
     first.stop()
@@ -296,10 +295,10 @@ def test_a_restart_keeps_the_last_games_end_screen_until_the_host_starts_another
         assert again.game.open is None  # no game started
         assert again.game.finished == shown and shown is not None
         assert shown["reason"] == "ended by the host" and len(shown["scores"]) == 2
-        assert again.physical is None and again.status()["board"]["state"] == "waiting"
+        assert again.inputs.physical is None and again.status()["board"]["state"] == "waiting"
         again.tick()  # nothing to judge, nothing fails
         again.game.start("offtherails", {"players": 2}, seed=5)
         again.tick()  # the inputs follow the host's new game
-        assert again.physical is not None and again.game.finished is None
+        assert again.inputs.physical is not None and again.game.finished is None
     finally:
         again.stop()

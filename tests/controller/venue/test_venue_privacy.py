@@ -15,7 +15,7 @@ from venue_testkit import PASSWORDS, VENUE, settings, wait_until
 
 from controller.game.live import LiveGame
 from controller.game.store import Event, EventKind
-from controller.referee.judge import VerdictKind
+from controller.referee.verdict import VerdictKind
 from controller.venue.broker import Mosquitto
 from controller.venue.contract import PUBLISHED, event_payload, venue_filter
 from controller.venue.table import PlayingTable

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, sync_playwright
 
 from controller.game.live import LiveGame
-from controller.referee.judge import VerdictKind
+from controller.referee.verdict import VerdictKind
 from tests.controller.api.test_full_disk import PIN, Control
 from tests.controller.game.test_live_decisions import _collision, _moved
 from tests.controller.serving import serving

@@ -1,4 +1,4 @@
-"""An independent table renderer for the camera check (no vision.render / synthetic / bench).
+"""An independent table renderer for the camera check (no vision renderer, synthetic or bench).
 
 World: mat millimetres, x to the east (right), y to the south (down the printed mat), z INTO the
 table (a height h above the mat is z = -h), so (x, y, z) is right-handed and a camera looking

@@ -12,9 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from controller.referee.deck import digital_draw
-from controller.referee.judge import Referee, Verdict, VerdictKind
+from controller.referee.judge import Referee
 from controller.referee.observe import Observation, fuse
 from controller.referee.tables import Pieces, as_laid
+from controller.referee.verdict import Verdict, VerdictKind
+from controller.words.book import Book
+from controller.words.verdicts import verdict_line
 from rules.core import CHANCE, Action, State
 from rules.physical import Piece, PlacedPiece, TableObservation
 from rules.registry import game_info
@@ -118,7 +121,7 @@ def _observe(state: State, step: Mapping[str, Any], memory: dict[str, Any]) -> s
         )
     )
     verdict = referee.judge(state, observation, table, digital_draw)
-    problem = _check(state, verdict, step)
+    problem = _check(state, verdict, step, Book.of(info, plain=True))
     if problem:
         return problem
     _carry_out(state, referee, verdict, step, observation, memory)
@@ -181,14 +184,15 @@ def _take(seen: dict[str, Pieces], spec: Any) -> None:
         seen[name] = tuple(left)
 
 
-def _check(state: State, verdict: Verdict, step: Mapping[str, Any]) -> str | None:
+def _check(state: State, verdict: Verdict, step: Mapping[str, Any], book: Book) -> str | None:
+    text = verdict_line(verdict, book)
     kinds = [k.value for k in VerdictKind]
     want = step["verdict"]
     if want not in kinds:
         raise TableStepError(f"'verdict' is one of {', '.join(kinds)}, not {want!r}")
     wrong = []
     if verdict.kind.value != want:
-        wrong.append(f"verdict {verdict.kind.value!r}, expected {want!r}: {verdict.text}")
+        wrong.append(f"verdict {verdict.kind.value!r}, expected {want!r}: {text}")
     if "actions" in step:
         got = [a.to_json() for a in verdict.actions if not a.CHANCE_OUTCOME]
         expected = [state.parse_action(a).to_json() for a in step["actions"]]
@@ -196,13 +200,15 @@ def _check(state: State, verdict: Verdict, step: Mapping[str, Any]) -> str | Non
             wrong.append(f"actions {got}, expected {expected}")
     if "locations" in step and sorted(verdict.locations) != sorted(step["locations"]):
         wrong.append(f"locations {list(verdict.locations)}, expected {step['locations']}")
-    if "says" in step and str(step["says"]).lower() not in verdict.text.lower():
-        wrong.append(f"the verdict says {verdict.text!r}, without {step['says']!r}")
+    if "says" in step and str(step["says"]).lower() not in text.lower():
+        wrong.append(f"the verdict says {text!r}, without {step['says']!r}")
     if "answer" in step and verdict.kind is VerdictKind.NEEDS_INPUT:
         answer = state.parse_action(step["answer"])
         offered = [o.actions for o in verdict.options]
         if (answer,) not in offered:
-            shown = "; ".join(o.text for o in verdict.options)
+            shown = "; ".join(
+                book.actions([a.to_json() for a in o.actions]) for o in verdict.options
+            )
             wrong.append(f"the answer {answer.describe()} is not among the options: {shown}")
     return "; ".join(wrong) or None
 

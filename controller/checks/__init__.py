@@ -1,0 +1,1 @@
+"""Checks of the referee from outside: table scenarios (docs/scenarios.md) and the bench cases."""

@@ -1,0 +1,147 @@
+"""One game's words for the things its lines name: places, cards, pieces, seats and actions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.referee.tables import piece_from_text
+from rules.core import Action, GameInfo, IllegalAction
+from rules.physical import CatalogueEntry, Piece, PlacedPiece
+
+CARD_KINDS = ("card", "rail")  # pieces whose identity is a code players never say ("bo-3")
+_COMPASS = "NESW"
+
+
+@dataclass(frozen=True)
+class Book:
+    """What players call a game's things: `names` for the ids the rules use (places, cards),
+    `seats` for the players (empty: "seat N"), the catalogue's entries for pieces, and how to
+    read an action's JSON back (`parse`)."""
+
+    names: Mapping[str, str] = field(default_factory=dict)
+    seats: tuple[str, ...] = ()
+    pieces: Mapping[Piece, CatalogueEntry] = field(default_factory=dict)
+    parse: Callable[[Mapping[str, Any]], Action] | None = None
+
+    @staticmethod
+    def of(info: GameInfo | None, seats: Sequence[str] = (), plain: bool = False) -> Book:
+        """A game's book; `plain` keeps the rules' ids for places and cards (the referee's own
+        account, as scenarios and logs for developers quote it)."""
+        if info is None:
+            return Book(seats=tuple(seats))
+        entries = info.catalogue().entries if info.catalogue is not None else ()
+        names: dict[str, str] = {}
+        if not plain:
+            names.update(
+                (e.piece.identity, e.label)
+                for e in entries
+                if e.piece.kind in CARD_KINDS and e.label
+            )
+            if info.words is not None:
+                names.update(info.words.cards)
+                names.update(info.words.places)
+        codec = info.state_class.CODEC
+        return Book(names, tuple(seats), {e.piece: e for e in entries}, codec.parse)
+
+    # ---- names
+    def name(self, identity: str) -> str:
+        """An id's name for players (itself where the game gives none)."""
+        return self.names.get(identity, identity)
+
+    def place(self, location: str) -> str:
+        """A location's name; one that holds a seat (`{seat0}'s shares`) says its player."""
+        name = self.names.get(location, location)
+        return name.format_map(_Seats(self)) if "{" in name else name
+
+    def places(self, locations: Sequence[str]) -> str:
+        return ", ".join(self.place(n) for n in locations)
+
+    def seat(self, seat: int | None) -> str:
+        """A seat by its player's name ("seat 2" where no names are known; None: the host)."""
+        if seat is None:
+            return "the host"
+        if 0 <= seat < len(self.seats) and self.seats[seat]:
+            return self.seats[seat]
+        return f"seat {seat}"
+
+    def seats_own(self, seat: int | None) -> str:
+        """`Ann's`, `seat 2's`."""
+        return f"{self.seat(seat)}'s"
+
+    # ---- pieces
+    def label(self, piece: Piece) -> str:
+        entry = self.pieces.get(piece)
+        if entry is not None and entry.label:
+            return entry.label
+        if piece.kind == "magnetic":
+            return "magnetic piece"
+        return self.name(piece.identity).replace("_", " ")
+
+    def piece_words(self, placed: PlacedPiece) -> tuple[str, str]:
+        """The piece's name and how it is turned, apart, so an instruction can name the square
+        between them ("put the corner track on B4, joining south and west")."""
+        entry = self.pieces.get(placed.piece)
+        label = self.label(placed.piece)
+        if entry is None and placed.piece.kind == "magnetic":
+            return label, ""  # the sensor board feels a magnet: which piece, it cannot tell
+        if entry is not None and entry.rotations == 1:
+            return label, ""
+        if (
+            entry is not None and entry.turns
+        ):  # the game's words for it: "corner track", ", joining south and west"
+            return label, f", {entry.turns[placed.rotation % len(entry.turns)]}"
+        return label, f" turned {_COMPASS[placed.rotation % 4]}"
+
+    def piece_words_of(self, text: str) -> tuple[str, str]:
+        """`piece_words` of a piece as data (`minecart:red-white@S`)."""
+        return self.piece_words(piece_from_text(text))
+
+    def piece(self, text: str) -> str:
+        label, turn = self.piece_words_of(text)
+        return label + turn
+
+    def pieces_said(self, texts: Sequence[str]) -> str:
+        return " and ".join(self.piece(t) for t in texts) or "nothing"
+
+    # ---- actions
+    def action(self, data: Mapping[str, Any]) -> str:
+        """An action's JSON in players' words (a draw kept from this audience: its kind)."""
+        if self.parse is not None:
+            try:
+                return self.parse(data).words(self.place, self.seat)
+            except (IllegalAction, KeyError, TypeError, ValueError):
+                pass
+        return str(data.get("type", "a move")).replace("_", " ")
+
+    def seen_action(self, data: Mapping[str, Any]) -> str:
+        """An action as a log row shows it to someone: its words, or only the kind of a draw
+        kept from them ("draw (hidden)")."""
+        if self.parse is not None:
+            try:
+                return self.parse(data).words(self.place, self.seat)
+            except (IllegalAction, KeyError, TypeError, ValueError):
+                pass
+        return str(data.get("type", "a hidden action")).replace("_", " ") + " (hidden)"
+
+    def actions(self, data: Sequence[Mapping[str, Any]], none: str = "nothing") -> str:
+        return ", ".join(self.action(a) for a in data) or none
+
+
+class _Seats(dict[str, str]):
+    """`{seat2}` in a place's name, said by the book."""
+
+    def __init__(self, book: Book) -> None:
+        super().__init__()
+        self.book = book
+
+    def __missing__(self, key: str) -> str:
+        if key.startswith("seat") and key[4:].isdigit():
+            return self.book.seat(int(key[4:]))
+        return "{" + key + "}"
+
+
+def the(words: str) -> str:
+    """`the red minecart`, and `the Rock` rather than `the the Rock`."""
+    return words if words.lower().startswith("the ") else f"the {words}"
