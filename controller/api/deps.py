@@ -17,7 +17,7 @@ from typing import Annotated, Any, Protocol
 from fastapi import Cookie, Depends, Header, HTTPException, Request
 
 from controller.api.workers import shared
-from controller.game.access import Asker, Role, SeatTokens
+from controller.game.access import Asker, SeatTokens
 from controller.game.host_sessions import HostSessions
 from controller.game.owner import GameOwner
 from controller.game.store import LogReader
@@ -211,11 +211,16 @@ def same_origin(request: Request) -> bool:
     return request.headers.get("sec-fetch-site", "same-origin") in ("same-origin", "none")
 
 
-async def host(who: Who) -> Asker:
-    """The host only: anyone else gets 403."""
-    if who.role is not Role.HOST:
+def require_host(who: Asker) -> Asker:
+    """The host only (the policy of `controller.game.access`): anyone else gets 403."""
+    if not who.is_host:
         raise HTTPException(403, "the host only: send the table PIN or a host session")
     return who
+
+
+async def host(who: Who) -> Asker:
+    """The host only: anyone else gets 403."""
+    return require_host(who)
 
 
 Host = Annotated[Asker, Depends(host)]

@@ -21,6 +21,7 @@ from controller.api.models import (
     UndoRequest,
 )
 from controller.api.workers import in_worker
+from controller.game.live import LiveGame
 
 router = APIRouter()
 
@@ -53,9 +54,9 @@ async def start(request: StartRequest, table: TableDep, who: Host) -> dict[str, 
         folder: Path | None = getattr(table, "card_folder", None)
         options["card_file"] = await in_worker(card_file, folder, options["card_file"])
 
-    def begin(game: Any) -> int | None:
+    def begin(game: LiveGame) -> int | None:
         game.start(request.game, options, request.seed)
-        return game.record.id if game.record is not None else None
+        return game.open.record.id if game.open is not None else None
 
     game_id = await table.owner.call(begin)
     table.owner.wake()

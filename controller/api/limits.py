@@ -210,7 +210,7 @@ class WriteLimits:
 
 def writer_key(who: Asker, address: str) -> tuple[Hashable, Rate]:
     """Whose bucket a write takes from, and its rate."""
-    if who.role is Role.HOST:
+    if who.is_host:
         return ("host",), HOST_WRITES
     if who.role is Role.SEAT:
         return ("seat", who.seat), SEAT_WRITES
@@ -231,7 +231,7 @@ async def namer(request: Request, who: Who) -> Asker:
     address = request.client.host if request.client else "?"
     key, rate = writer_key(who, address)
     await _within(request, key, rate)
-    if who.role is not Role.HOST:
+    if not who.is_host:
         await _within(request, ("name", key), NAME_WRITES)
     return who
 

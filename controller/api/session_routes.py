@@ -13,11 +13,11 @@ from controller.api.deps import (
     Who,
     host_sessions,
     pin_host,
+    require_host,
     same_origin,
 )
 from controller.api.models import HostSession, SessionsEnded
 from controller.api.workers import in_worker
-from controller.game.access import Role
 from controller.game.host_sessions import IDLE_S
 
 router = APIRouter()
@@ -62,8 +62,7 @@ async def end_session(
 ) -> SessionsEnded:
     sessions = host_sessions(request, table)
     if all:
-        if who.role is not Role.HOST:
-            raise HTTPException(403, "the host only: send the table PIN or a host session")
+        require_host(who)
         ended = sessions.end_all()
     else:
         held = {request.headers.get("x-host-token")}

@@ -47,10 +47,11 @@ def worker(data_dir: Path, game: str, players: int, seed: int | None, steps: int
     if not live.resume():
         live.start(game, {"players": players}, seed)
     while True:
-        state = live.state
-        if state is None or state.is_over or len(state.history) >= steps:
+        opened = live.open
+        if opened is None or opened.state.is_over or len(opened.state.history) >= steps:
             print("DONE", flush=True)
             return 0
+        state = opened.state
         seat = state.current_player
         assert seat is not None and seat != CHANCE
         live.act(Asker.at(seat), scripted_action(state))
@@ -143,7 +144,7 @@ def run(
         )
         resumed = LiveGame(EventLog(data_dir / "railtable.sqlite3"))  # as the service starts
         resumed.resume()
-        state = resumed.state
+        state = resumed.open.state if resumed.open is not None else None
         resumed.log.close()
         if state is None:
             break

@@ -63,7 +63,9 @@ async def _latency(samples: int, phones: int, folder: Path) -> list[float]:
         board, link = service.inputs.virtual_board, service.inputs.link
         assert board is not None and link is not None
         link.wait_connected(10)
-        layout = await service.owner.call(lambda game: game.info.layout(game.state.options))  # type: ignore[union-attr]
+        layout = await service.owner.call(
+            lambda game: game.open.info.layout(game.open.state.options)  # type: ignore[union-attr]
+        )
         sensor = layout.location("F12").sensor  # a red starting track
         assert sensor is not None
         row, col = sensor

@@ -250,7 +250,7 @@ def run(
     logging.getLogger("railtable").addHandler(errors)
     seen = Phones()
     with (
-        ThreadWatch(lambda: service.game.state) as threads,
+        ThreadWatch(lambda: getattr(service.game.open, "state", None)) as threads,
         LoopWatch() as loop_watch,
         _burners(busy),
     ):
@@ -314,9 +314,10 @@ def run(
 
 
 def _replays_to_live(game: Any) -> bool:
-    if game.record is None or game.state is None:
+    opened = game.open
+    if opened is None:
         return True
-    return bool(game.log.replay(game.record).to_json() == game.state.to_json())
+    return bool(game.log.replay(opened.record).to_json() == opened.state.to_json())
 
 
 def _check_reads(

@@ -134,15 +134,15 @@ def _one_game(
         service.start(thread=False)
         for seat in range(players - computers, players):
             service.game.set_computer(Asker.host(), seat, "normal")
-        record = service.game.record
-        assert record is not None
+        assert service.game.open is not None
+        record = service.game.open.record
         idle = 0
         moves = _moves(service)
         mistakes = 0
         owed = 0  # mistakes made and not yet followed by progress
         work = 0.0
         for _ in range(MAX_TICKS):
-            if service.game.record is None:
+            if service.game.open is None:
                 figures.games_finished = 1
                 break
             started = time.thread_time()
@@ -155,7 +155,7 @@ def _one_game(
                 owed += bots.stats.mistakes - mistakes
                 mistakes = bots.stats.mistakes
             now = _moves(service)
-            if now != moves or service.game.record is None:
+            if now != moves or service.game.open is None:
                 if now > moves:
                     figures.work_per_move_ms.append(work * 1000 / (now - moves))
                 moves, idle, work = now, 0, 0.0
@@ -188,15 +188,15 @@ def _last_said(service: TableService) -> str:
     """The verdict standing when a game stalled, else the last one the log holds, and who was
     to act: what a stall says to whoever reads the figures."""
     verdict = service.game.verdict
-    book = Book.of(service.game.info, plain=True)
+    opened = service.game.open
+    book = Book.of(opened.info if opened is not None else None, plain=True)
     text = verdict_line(verdict, book) if verdict is not None else ""
-    record = service.game.record
+    record = opened.record if opened is not None else None
     if not text and record is not None:
         rows = service.log.events(record.id, limit=100_000)
         last = [e for e in rows if e.kind is EventKind.VERDICT]
         text = "(last) " + str(said(last[-1].data, book).get("text", "")) if last else "no verdict"
-    state = service.game.state
-    turn = state.current_player if state is not None else None
+    turn = opened.state.current_player if opened is not None else None
     return f"{text}; to act: {'chance' if turn == CHANCE else turn}"
 
 
@@ -214,8 +214,8 @@ def _computer_caught_up(service: TableService) -> None:
 
 
 def _moves(service: TableService) -> int:
-    state = service.game.state
-    return len(state.history) if state is not None else -1
+    opened = service.game.open
+    return len(opened.state.history) if opened is not None else -1
 
 
 def _board_caught_up(service: TableService, timeout_s: float = 2.0) -> None:

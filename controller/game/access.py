@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from rules.core import Action, Decision
+
 
 class Role(StrEnum):
     """Who is asking: someone watching, a player at a seat, or the host (the table PIN)."""
@@ -38,6 +40,14 @@ class Asker:
     def at(seat: int) -> Asker:
         return Asker(Role.SEAT, seat)
 
+    @property
+    def is_host(self) -> bool:
+        return self.role is Role.HOST
+
+    def is_seat(self, seat: int | None) -> bool:
+        """Whether this is the phone of `seat` itself."""
+        return self.role is Role.SEAT and self.seat == seat
+
 
 class Refusal(StrEnum):
     """Why the table refuses a request; the API maps each to its HTTP status."""
@@ -54,6 +64,64 @@ class Refused(ValueError):
     def __init__(self, message: str, why: Refusal = Refusal.NOT_NOW) -> None:
         super().__init__(message)
         self.why = why
+
+
+# ---- the policy: who may do what (the game and the routes ask here, and nowhere else)
+def only_host(asker: Asker, does: str) -> None:
+    """Anyone but the host is refused: "only the host <does>"."""
+    if not asker.is_host:
+        raise Refused(f"only the host {does}", Refusal.NOT_ALLOWED)
+
+
+def may_name(asker: Asker, seat: int) -> None:
+    """A player names only themself; the host may name anyone."""
+    if asker.role is Role.SPECTATOR or (asker.role is Role.SEAT and asker.seat != seat):
+        raise Refused(
+            "a player names only themself (the host may name anyone)", Refusal.NOT_ALLOWED
+        )
+
+
+def may_act(asker: Asker, seat: int | None, action: Action) -> None:
+    """An action for the seat whose turn it is: from its own phone, or the host's for it; a
+    physical draw and the host's decisions from the host, a hidden choice from the seat alone."""
+    if action.CHANCE_OUTCOME and asker.role is not Role.HOST:
+        raise Refused("only the host enters a physical draw", Refusal.NOT_ALLOWED)
+    if action.DECISION is Decision.HOST and asker.role is not Role.HOST:
+        raise Refused(f"only the host decides {action.TYPE}", Refusal.NOT_ALLOWED)
+    if action.DECISION is Decision.HIDDEN and asker.role is Role.HOST:
+        raise Refused(
+            f"a hidden choice is seat {seat}'s alone: made on their own phone",
+            Refusal.NOT_ALLOWED,
+        )
+    if asker.role is Role.SEAT and asker.seat != seat:
+        raise Refused(
+            f"it is not seat {asker.seat}'s turn to act (seat {seat} is)", Refusal.NOT_ALLOWED
+        )
+
+
+def may_act_at_all(asker: Asker) -> None:
+    """A spectator acts on nothing: they join a seat first."""
+    if asker.role is Role.SPECTATOR:
+        raise Refused("a spectator cannot act: join a seat first", Refusal.NOT_ALLOWED)
+
+
+def may_answer(asker: Asker, seat: int | None, hidden: bool) -> None:
+    """A question is for its seat's own phone, or the host's (a hidden choice: the seat alone)."""
+    if (
+        asker.role is Role.SPECTATOR
+        or (asker.role is Role.SEAT and asker.seat != seat)
+        or (asker.role is Role.HOST and hidden)
+    ):
+        who = "the host" if seat is None else f"seat {seat}"
+        alone = " alone (a hidden choice)" if hidden else ""
+        raise Refused(f"the question is for {who}{alone}", Refusal.NOT_ALLOWED)
+
+
+def own_seat(asker: Asker, what: str) -> int:
+    """The seat of the asker's own phone, else refused ("<what> is for a seat's own phone")."""
+    if asker.role is not Role.SEAT or asker.seat is None:
+        raise Refused(f"{what} is for a seat's own phone", Refusal.NOT_ALLOWED)
+    return asker.seat
 
 
 class SeatTokens:

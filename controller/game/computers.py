@@ -24,7 +24,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.game.access import Asker, Refusal, Refused, Role
+from controller.game.access import Asker, Refusal, Refused, own_seat
 from controller.game.live import LiveGame
 from controller.game.owner import GameOwner
 from controller.game.search_process import SearchFailed, SearchProcess
@@ -169,10 +169,10 @@ class ComputerPlayers:
         game = self.owner.game
         if game.computers and self.searcher.started == 0:
             self.searcher.start()  # its imports before its first search (a second or two on a Pi)
-        seat = game.computer_to_act()
-        if seat is None or game.record is None or game.state is None:
+        seat, opened = game.computer_to_act(), game.open
+        if seat is None or opened is None:
             return
-        key = (game.record.id, game.moves)
+        key = (opened.record.id, game.moves)
         if self._ready is not None:
             ready_key, ready_seat, action = self._ready
             if ready_key != key:
@@ -188,8 +188,8 @@ class ComputerPlayers:
             return  # being worked out
         self._asked = key
         level = game.computers[seat]
-        state = game.state.fork(history=True)
-        seed = game.deck.search_seed(game.moves)  # keyed by the secret, never the secret
+        state = opened.state.fork(history=True)
+        seed = opened.deck.search_seed(game.moves)  # keyed by the secret, never the secret
         job = _Job(state, level, seed, self.budget(level), lambda d: self._came(key, seat, d))
         self._queue(job)
 
@@ -202,7 +202,7 @@ class ComputerPlayers:
     def _arrived(self, game: LiveGame, key: tuple[int, int], seat: int, action: Action) -> None:
         if self._asked == key:
             self._asked = None
-        current = (game.record.id, game.moves) if game.record is not None else None
+        current = (game.open.record.id, game.moves) if game.open is not None else None
         if current != key:
             self.stats.dropped += 1  # stale: the state changed while it was searched
             return
@@ -236,17 +236,16 @@ class ComputerPlayers:
     def _hint_job(self, game: LiveGame, asker: Asker, answer: Future[Hint]) -> _Job:
         if not game.hints:
             raise Refused("the host has switched hints off", Refusal.NOT_ALLOWED)
-        if asker.role is not Role.SEAT or asker.seat is None:
-            raise Refused("a hint is for a seat's own phone", Refusal.NOT_ALLOWED)
-        seat = asker.seat
-        if game.state is None or game.record is None:
+        seat = own_seat(asker, "a hint")
+        if game.open is None:
             raise Refused("no game is open: the host starts one", Refusal.NOT_NOW)
+        opened = game.open
         if seat in game.computers:
             raise Refused(f"seat {seat} is the computer's", Refusal.NOT_ALLOWED)
-        if game.state.current_player != seat:
+        if opened.state.current_player != seat:
             raise Refused("a hint is for your turn: wait until it is", Refusal.NOT_NOW)
         book = game.book
-        state = game.state.fork(history=True)
+        state = opened.state.fork(history=True)
 
         def done(decision: Decision) -> None:
             self.stats.hints += 1
@@ -254,5 +253,5 @@ class ComputerPlayers:
             why = hint_why(decision.result, book.words)
             answer.set_result(Hint(seat, move, why, decision.action.to_json()))
 
-        seed = game.deck.search_seed(game.moves) ^ 0x5EED
+        seed = opened.deck.search_seed(game.moves) ^ 0x5EED
         return _Job(state, Level.NORMAL, seed, self.budget(Level.NORMAL), done)

@@ -2,19 +2,32 @@
 
 `LiveGame` is the one place where the game changes. Settled observations (from the camera and the
 sensor board) and actions from phones and seat buttons both come here, are checked by the same
-engine, and every accepted change is written to the event log before anyone hears of it. It is
-synchronous and single-threaded: only the thread of its `GameOwner` calls it.
+engine, and every accepted change is written to the event log before anyone hears of it, through
+one commit (`LiveGame._change`). It is synchronous and single-threaded: only the thread of its
+`GameOwner` calls it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from controller.game import players as named
-from controller.game.access import Asker, Refusal, Refused, Role
+from controller.game.access import (
+    Asker,
+    Refusal,
+    Refused,
+    may_act,
+    may_act_at_all,
+    may_answer,
+    may_name,
+    only_host,
+)
+from controller.game.draws import draw_question
+from controller.game.opened import Change, OpenGame
 from controller.game.phrasing import Phrasebook
 from controller.game.players import TABLE_ROW, Player
 from controller.game.store import (
@@ -24,17 +37,15 @@ from controller.game.store import (
     EventLog,
     GameRecord,
     StoreError,
-    action_entry,
     replay,
 )
 from controller.referee.deck import Deck, SecretDeck, SeededDeck, new_secret
 from controller.referee.judge import Referee
-from controller.referee.observe import Observation, Seen
-from controller.referee.tables import Pieces, as_laid, changed_locations
-from controller.referee.verdict import Alternative, Reason, Verdict, VerdictKind
+from controller.referee.observe import Observation
+from controller.referee.tables import Pieces, as_laid
+from controller.referee.verdict import Verdict, VerdictKind
 from rules.ai.player import Level
-from rules.core import CHANCE, Action, Decision, IllegalAction, State, Visibility
-from rules.game import Game
+from rules.core import CHANCE, Action, IllegalAction, State, Visibility
 from rules.registry import game_named, new_game
 
 log = logging.getLogger("railtable")
@@ -46,32 +57,24 @@ CANNOT_WRITE = "event log: cannot be written — play is paused until it can be"
 
 
 class LiveGame:
-    """The open game: state, referee, table as it lies, pending question; writes the log."""
+    """The open game (`open`: its state, referee, table as it lies), the pending question, the
+    seats' players; every change of it goes through one commit (`_change`), which writes the log."""
 
     def __init__(self, log: EventLog) -> None:
         self.log = log
         self.listeners: list[Listener] = []
-        self.record: GameRecord | None = None
-        self.state: State | None = None
-        self.info: Game[Any] | None = None
-        self.referee: Referee | None = None
-        self.table: dict[str, Pieces] = {}
+        self.open: OpenGame | None = None  # the game open at the table, if one is
+        self.left_on_table: dict[str, Pieces] = {}  # what the last game left, as last seen
         self.verdict: Verdict | None = None  # the last verdict, while it stands
-        self.last_move: frozenset[str] = frozenset()  # locations the last players' move changed
         self.felt: tuple[str, ...] = ()  # felt by the sensor board, not yet seen by the camera
         self.seen: Observation | None = None  # the last settled table judged: which inputs see
-        self._last_seat: int | None = None  # the seat whose action came last (asked for a draw)
-        self.changes = 0  # counts every change anyone may see: the owner publishes on a new count
+        self.changes = 0  # the version: counts every change anyone may see (`_publish` alone
+        # bumps it); the owner publishes on a new count
         self.store_problem: str | None = None  # why the last write failed, until one works
-        self._written: dict[str, Any] | None = None  # the verdict last written to the log
         self.chosen: dict[int, dict[str, str]] = {}  # each seat's chosen name and colour
         self.finished: dict[str, Any] | None = None  # the game that ended last, for its end screen
         self.moves = 0  # counts every change of the state's history (a computer's decision
         # made for an older count is stale)
-        self.computer_move: tuple[int, Action] | None = None  # a computer's action on the
-        # table that the table does not show yet: its instruction stands until it does
-        self.deck: Deck = SeededDeck(0)  # the open game's digital deck (`_load` sets it): its
-        # secret never leaves this object, the log and a finished game's record
 
     # ---- games
     def resume(self) -> bool:
@@ -79,10 +82,10 @@ class LiveGame:
         record = self.log.open_game()
         if record is None:
             return False
-        self._load(record, self.log.replay(record))
+        game = self._load(record, self.log.replay(record))
         self.chosen = named.chosen(self.log.events(record.id, limit=MAX_ROWS))
-        self._draw_chance()  # a plug pulled between a move and its draws: draw them now, the same
-        self._ask_for_draws()
+        # a plug pulled between a move and its draws: draw them now, the same
+        self._go_on(game, ends=False)
         return True
 
     def recall(self) -> bool:
@@ -94,11 +97,10 @@ class LiveGame:
         events = self.log.events(record.id, limit=MAX_ROWS)
         ends = [e.data for e in events if e.kind is EventKind.END]
         reason = str(ends[-1].get("reason") or "the game is over") if ends else "the game is over"
-        self._load(record, replay(record, events))
+        game = self._load(record, replay(record, events))
         self.chosen = named.chosen(events)
-        self.finished = self.summary(reason)
-        self.record = None
-        self.state = None
+        self.finished = end_screen(game, self.players, reason)
+        self.left_on_table, self.open = game.table, None
         return True
 
     def start(self, name: str, options: Mapping[str, Any], seed: int | None = None) -> State:
@@ -120,28 +122,26 @@ class LiveGame:
         game_id, event = self._stored(lambda: self.log.start_game(info.name, options, seed, secret))
         record = self.log.game(game_id)
         assert record is not None
-        lying = self.table  # what the last game left on the table, as far as it was seen
-        self._load(record, state)
+        # what the last game left on the table, as far as it was seen
+        lying = self.open.table if self.open is not None else self.left_on_table
+        game = self._load(record, state)
         self.finished = None
-        if lying and self.referee is not None:
+        if lying:
             # A new game on a table still holding pieces: the referee asks to clear them
             # rather than read them as the new game's moves.
-            self.table = {n: self.referee.canonical(ps) for n, ps in lying.items()}
+            game.table = {n: game.referee.canonical(ps) for n, ps in lying.items()}
         self._publish([event])
-        self._draw_chance()
-        self._ask_for_draws()
+        self._go_on(game, ends=False)
         return state
 
     def end(self, reason: str = "ended by the host") -> None:
-        record, state = self._open()
-        scores = state.scores()
-        event = self._stored(lambda: self.log.end_game(record.id, scores, reason))
-        self.finished = self.summary(reason)
+        game = self.opened()
+        scores = game.state.scores()
+        event = self._stored(lambda: self.log.end_game(game.record.id, scores, reason))
+        self.finished = end_screen(game, self.players, reason)
         self._publish([event])
-        self.record = None
-        self.state = None
-        self.verdict = None
-        self.changes += 1
+        self.left_on_table, self.open, self.verdict = game.table, None, None
+        self._publish([])
 
     # ---- computer players
     @property
@@ -161,42 +161,34 @@ class LiveGame:
     def set_computer(self, asker: Asker, seat: int, level: str | None) -> Player:
         """The host makes a seat a computer player (`level`: easy, normal or strong) or takes
         it back (None); kept in the log, so it survives a restart."""
-        if asker.role is not Role.HOST:
-            raise Refused("only the host seats the computer", Refusal.NOT_ALLOWED)
-        record, state = self._open()
-        count = int(state.options.get("players", 0))
+        only_host(asker, "seats the computer")
+        game = self.opened()
+        count = game.players
         if not 0 <= seat < count:
             raise Refused(f"this game has {count} players: no player {seat + 1}")
         if level is not None:
             if level not in tuple(Level):
                 raise Refused(f"level {level!r}: one of {', '.join(Level)}", Refusal.REFUSED)
-            if state.options.get("hands") == TABLE_HANDS:
+            if game.state.options.get("hands") == TABLE_HANDS:
                 raise Refused(
                     "the computer cannot play with real cards (hands dealt by hand): start the "
                     "game with the table dealing the hands"
                 )
-        events = self._write(record.id, [(seat, EventKind.PLAYER, {"computer": level or ""})])
-        self.chosen.setdefault(seat, {})["computer"] = level or ""
-        self._publish(events)
+        self._choose(game, seat, {"computer": level or ""})
         return self.players[seat]
 
     def set_hints(self, asker: Asker, on: bool) -> None:
         """The host lets seats ask for hints, or not (kept in the log)."""
-        if asker.role is not Role.HOST:
-            raise Refused("only the host switches hints", Refusal.NOT_ALLOWED)
-        record, _ = self._open()
-        said = "on" if on else "off"
-        events = self._write(record.id, [(None, EventKind.PLAYER, {"hints": said})])
-        self.chosen.setdefault(TABLE_ROW, {})["hints"] = said
-        self._publish(events)
+        only_host(asker, "switches hints")
+        self._choose(self.opened(), None, {"hints": "on" if on else "off"})
 
     def computer_to_act(self) -> int | None:
         """The computer seat to decide now, if one is: its turn, and the table as the rules
         expect (a move of its own still to be laid, an alert, a wait: not yet)."""
-        state = self.state
-        if state is None or state.is_over or self.store_problem is not None:
+        game = self.open
+        if game is None or game.state.is_over or self.store_problem is not None:
             return None
-        seat = state.current_player
+        seat = game.state.current_player
         if seat is None or seat < 0 or seat not in self.computers:
             return None
         verdict = self.verdict
@@ -215,7 +207,7 @@ class LiveGame:
         taken now if that state still stands and the table is ready (else False: the caller
         drops it when stale, or tries again). What shows on the table becomes the instruction
         everyone reads (the referee then waits for the table to show it); the rest is done."""
-        record, state = self._open()
+        game = self.opened()
         if moves != self.moves or self.computer_to_act() != seat:
             return False
         verdict = self.verdict
@@ -223,52 +215,37 @@ class LiveGame:
             picked = [o for o in verdict.options if o.actions == (action,)]
             if not picked:
                 return False
-            self._commit(record, state, list(picked[0].actions))
+            self._play(game, picked[0].actions)
             return True
-        self._commit(record, state, [action])
+        self._play(game, [action])
         if action.VISIBILITY is Visibility.TABLE:
-            self.computer_move = (seat, state.history[-1] if state.history else action)
-            if self.seen is not None and self.referee is not None and self.state is not None:
+            state = game.state
+            game.computer_move = (seat, state.history[-1] if state.history else action)
+            if self.seen is not None and self.open is not None:
                 self.observe(self.seen)  # its instruction at once, on the table as last seen
         return True
-
-    def _computer_says(self, verdict: Verdict) -> Verdict:
-        """A verdict while a computer's move waits for the table: the move in the computer's
-        name first, then what is left to do (or what went wrong)."""
-        if self.computer_move is None:
-            return verdict
-        if verdict.kind is VerdictKind.IN_SYNC:
-            self.computer_move = None
-            return verdict
-        if verdict.kind is VerdictKind.INSTRUCTIONS:
-            seat = self.computer_move[0]
-            return dataclasses.replace(verdict, computer_move=self.computer_move, seat=seat)
-        if verdict.kind is VerdictKind.ALERT:
-            return dataclasses.replace(verdict, computer_move=self.computer_move)
-        return verdict
 
     # ---- players
     @property
     def players(self) -> tuple[Player, ...]:
         """Each seat's player: name and colour (the game's piece colour where it has one)."""
-        count = int(self.state.options.get("players", 0)) if self.state is not None else 0
-        return named.players(self.info, self.state, count, self.chosen)
+        game = self.open
+        if game is None:
+            return ()
+        return named.players(game.info, game.state, game.players, self.chosen)
 
     @property
     def book(self) -> Phrasebook:
         """The open game's words: its places' and cards' names, its players' names."""
-        return Phrasebook.of(self.info, self.players)
+        return Phrasebook.of(self.open.info if self.open is not None else None, self.players)
 
     def name_player(
         self, asker: Asker, seat: int, name: str | None = None, colour: str | None = None
     ) -> Player:
         """A seat's player names themself (or the host names them): kept in the log."""
-        record, state = self._open()
-        count = int(state.options.get("players", 0))
-        if asker.role is Role.SPECTATOR or (asker.role is Role.SEAT and asker.seat != seat):
-            raise Refused(
-                "a player names only themself (the host may name anyone)", Refusal.NOT_ALLOWED
-            )
+        game = self.opened()
+        count = game.players
+        may_name(asker, seat)
         if not 0 <= seat < count:
             raise Refused(f"this game has {count} players: no player {seat + 1}")
         if seat in self.computers:
@@ -280,7 +257,7 @@ class LiveGame:
             if data["name"].casefold() in taken:
                 raise Refused(f"{data['name']} is already playing: pick another name")
         if colour is not None:
-            if not named.colour_choice(self.info):
+            if not named.colour_choice(game.info):
                 raise Refused("in this game your colour is your pieces' colour")
             data["colour"] = named.check_colour(colour)
         if not data:
@@ -288,62 +265,33 @@ class LiveGame:
         now = self.players[seat]
         if all(getattr(now, key) == value for key, value in data.items()):
             return now  # the same name and colour again: nothing to log
-        events = self._write(record.id, [(seat, EventKind.PLAYER, data)])
-        self.chosen.setdefault(seat, {}).update(data)
-        self._publish(events)
+        self._choose(game, seat, data)
         return self.players[seat]
 
-    def summary(self, reason: str) -> dict[str, Any]:
-        """The open game as its end screen shows it: winners, scores and what they are made of."""
-        record, state = self._open()
-        scores = state.scores()
-        top = max(scores) if scores else 0
-        assert self.info is not None
-        return {
-            "id": record.id,
-            "game": record.game,
-            "title": self.info.title,
-            "options": dict(state.options),
-            "reason": reason,
-            "players": [p.to_json() for p in self.players],
-            "scores": scores,
-            "score_parts": [
-                [{"what": what, "points": points} for what, points in parts]
-                for parts in state.score_parts()
-            ],
-            "winners": [seat for seat, points in enumerate(scores) if points == top],
-        }
+    def _choose(self, game: OpenGame, seat: int | None, data: dict[str, str]) -> None:
+        """A seat's (or, with None, the table's) choices: logged, then kept."""
+        with self._change(game, goes_on=False) as change:
+            change.log(seat, EventKind.PLAYER, data)
+            change.write()
+            self.chosen.setdefault(TABLE_ROW if seat is None else seat, {}).update(data)
 
-    def _load(self, record: GameRecord, state: State) -> None:
-        self.deck = self._deck(record)
-        self.changes += 1
+    def _load(self, record: GameRecord, state: State) -> OpenGame:
+        deck = deck_of(self.log, record)
+        info = game_named(record.game)
+        referee = Referee(info)
+        self.open = OpenGame(record, state, info, referee, referee.table_of(state), deck)
         self.chosen = {}
-        self.record = record
-        self.state = state
-        self.info = game_named(record.game)
-        self.referee = Referee(self.info)
-        self.table = self.referee.table_of(state)
         self.verdict = None
-        self.last_move = frozenset()
         self.felt = ()
-        self._written = None
-        self._last_seat = None
         self.moves += 1
-        self.computer_move = None
+        self._publish([])
+        return self.open
 
-    def _deck(self, record: GameRecord) -> Deck:
-        """The game's digital deck: its seed's (a test, a demo), else its secret's from the log."""
-        if record.seed is not None:
-            return SeededDeck(record.seed)
-        secret = self.log.secret(record.id)
-        if secret is None:
-            raise StoreError(f"event log: game {record.id} has neither a seed nor a secret")
-        return SecretDeck(secret, record.game)
-
-    def _open(self) -> tuple[GameRecord, State]:
-        if self.record is None or self.state is None:
+    def opened(self) -> OpenGame:
+        """The open game, or a refusal saying none is."""
+        if self.open is None:
             raise Refused("no game is open: the host starts one", Refusal.NOT_NOW)
-        return self.record, self.state
+        return self.open
 
     # ---- the table
     def observe(
@@ -353,49 +301,43 @@ class LiveGame:
 
         `acting_on`: the verdict kinds acted on (None: every kind); any other verdict is left
         unsaid (None), as the table's settler asks while only the sensor board has settled."""
-        record, state = self._open()
-        if self.referee is None or state.is_over:
+        game = self.opened()
+        state = game.state
+        if state.is_over:
             return None
-        verdict = self.referee.judge(
-            state, observation, self.table, self.deck, frozenset(self.computers)
+        verdict = game.referee.judge(
+            state, observation, game.table, game.deck, frozenset(self.computers)
         )
         if acting_on is not None and verdict.kind not in acting_on:
             return None
-        verdict = self._computer_says(verdict)
+        if verdict.kind is VerdictKind.IN_SYNC:
+            game.computer_move = None  # the table shows the computer's move now
+        verdict = computer_says(verdict, game.computer_move)
         self.seen = observation
         self.felt = ()
-        entries: list[tuple[int | None, EventKind, Any]] = []
-        applied: list[tuple[int | None, Action]] = []
-        if verdict.kind in (VerdictKind.APPLIED, VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
-            applied = self._apply_all(state, list(verdict.actions))
-            entries += [action_entry(seat, action) for seat, action in applied]
-        said = verdict.to_json()
-        if applied or said != self._written:  # a verdict that has not changed is not written again
-            if verdict.kind is VerdictKind.ALERT:
-                entries.append((None, EventKind.ALERT, said))
-            elif verdict.kind is VerdictKind.INSTRUCTIONS or verdict.instructions:
-                entries.append((None, EventKind.INSTRUCTION, said))
-            if verdict.kind is not VerdictKind.IN_SYNC or self.verdict is not None:
-                entries.append((verdict.seat, EventKind.VERDICT, said))
-        try:
-            events = self._write(record.id, entries) if entries else []
-        except BaseException as error:
-            for _ in applied:
-                state.undo()
-            if isinstance(error, Refused):
+        with self._change(game) as change:
+            applied = []
+            if verdict.kind in (VerdictKind.APPLIED, VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
+                applied = change.apply(verdict.actions)
+            said = verdict.to_json()
+            if applied or said != game.written:  # a verdict unchanged is not written again
+                if verdict.kind is VerdictKind.ALERT:
+                    change.log(None, EventKind.ALERT, said)
+                elif verdict.kind is VerdictKind.INSTRUCTIONS or verdict.instructions:
+                    change.log(None, EventKind.INSTRUCTION, said)
+                if verdict.kind is not VerdictKind.IN_SYNC or self.verdict is not None:
+                    change.log(verdict.seat, EventKind.VERDICT, said)
+            try:
+                change.write()
+            except Refused:
+                change.abandon()
                 return None  # nothing applied: the table is judged again once the log is back
-            raise
-        if entries:
-            self._written = said
-        if verdict.settles_table:
-            referee = self.referee
-            self.table = as_laid(self.table, observation, referee.table_of(state), referee.fits)
-        self.verdict = None if verdict.kind is VerdictKind.IN_SYNC else verdict
-        self.changes += 1
-        self._publish(events)
-        self._draw_chance()
-        self._ask_for_draws()
-        self._check_end()
+            if change.rows:
+                game.written = said
+            if verdict.settles_table:
+                referee = game.referee
+                game.table = as_laid(game.table, observation, referee.table_of(state), referee.fits)
+            self.verdict = None if verdict.kind is VerdictKind.IN_SYNC else verdict
         return verdict
 
     def feel(self, locations: Iterable[str]) -> None:
@@ -404,7 +346,7 @@ class LiveGame:
         felt = tuple(sorted(locations))
         if felt != self.felt:
             self.felt = felt
-            self.changes += 1
+            self._publish([])
 
     # ---- actions no sensor sees
     def act(self, asker: Asker, action: Mapping[str, Any]) -> list[Event]:
@@ -413,36 +355,23 @@ class LiveGame:
         anyone else acting for it, while the game hides anything from anyone, hears only that the
         move is not legal now (the reason may tell what a hidden hand holds: "seat 0 does not
         hold bo-3", and probing would read the hand)."""
-        record, state = self._open()
-        if asker.role is Role.SPECTATOR:
-            raise Refused("a spectator cannot act: join a seat first", Refusal.NOT_ALLOWED)
+        game = self.opened()
+        state = game.state
+        may_act_at_all(asker)
         try:
             parsed = state.parse_action(action)
         except IllegalAction as error:
             raise Refused(str(error), Refusal.REFUSED) from None
         seat = state.current_player
-        if parsed.CHANCE_OUTCOME and asker.role is not Role.HOST:
-            raise Refused("only the host enters a physical draw", Refusal.NOT_ALLOWED)
-        if parsed.DECISION is Decision.HOST and asker.role is not Role.HOST:
-            raise Refused(f"only the host decides {parsed.TYPE}", Refusal.NOT_ALLOWED)
-        if parsed.DECISION is Decision.HIDDEN and asker.role is Role.HOST:
-            raise Refused(
-                f"a hidden choice is seat {seat}'s alone: made on their own phone",
-                Refusal.NOT_ALLOWED,
-            )
-        if asker.role is Role.SEAT and asker.seat != seat:
-            raise Refused(
-                f"it is not seat {asker.seat}'s turn to act (seat {seat} is)", Refusal.NOT_ALLOWED
-            )
+        may_act(asker, seat, parsed)
         if seat in self.computers and not parsed.CHANCE_OUTCOME:
             raise Refused(
                 f"seat {seat} is the computer's: it makes its own moves", Refusal.NOT_ALLOWED
             )
-        own = asker.role is Role.SEAT and asker.seat == seat
         try:
-            return self._commit(record, state, [parsed])
+            return self._play(game, [parsed])
         except Refused as refusal:
-            if own or refusal.why is not Refusal.REFUSED or parsed.CHANCE_OUTCOME:
+            if asker.is_seat(seat) or refusal.why is not Refusal.REFUSED or parsed.CHANCE_OUTCOME:
                 raise
             if not _hides_anything(state):
                 raise  # nothing is hidden: the reason tells nothing anyone cannot see
@@ -453,14 +382,7 @@ class LiveGame:
         verdict = self.verdict
         if verdict is None or verdict.kind not in (VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
             raise Refused("there is no question to answer", Refusal.NOT_NOW)
-        if (
-            asker.role is Role.SPECTATOR
-            or (asker.role is Role.SEAT and asker.seat != verdict.seat)
-            or (asker.role is Role.HOST and verdict.hidden)
-        ):
-            who = "the host" if verdict.seat is None else f"seat {verdict.seat}"
-            alone = " alone (a hidden choice)" if verdict.hidden else ""
-            raise Refused(f"the question is for {who}{alone}", Refusal.NOT_ALLOWED)
+        may_answer(asker, verdict.seat, verdict.hidden)
         if verdict.seat is not None and verdict.seat in self.computers:
             raise Refused(
                 f"seat {verdict.seat} is the computer's: it answers itself", Refusal.NOT_ALLOWED
@@ -469,103 +391,89 @@ class LiveGame:
             raise Refused(
                 f"option {option} is not one of 0..{len(verdict.options) - 1}", Refusal.REFUSED
             )
-        record, state = self._open()
-        return self._commit(record, state, list(verdict.options[option].actions))
+        return self._play(self.opened(), verdict.options[option].actions)
 
-    def _commit(self, record: GameRecord, state: State, actions: list[Action]) -> list[Event]:
-        """Apply actions a person gave, log them (on disk before anyone hears), then go on."""
-        self._written = None  # the game moved on: the next verdict is news
-        applied = self._apply_all(state, actions)
-        try:
-            events = self._write(record.id, [action_entry(s, a) for s, a in applied])
-        except BaseException:
-            for _ in applied:
-                state.undo()
-            raise
-        self.verdict = None
-        self._publish(events)
-        self._draw_chance()
-        self._ask_for_draws()
-        self._check_end()
+    def _play(self, game: OpenGame, actions: Sequence[Action]) -> list[Event]:
+        """Actions a person (or the computer) gave: applied, logged, and the game goes on."""
+        game.written = None  # the game moved on: the next verdict is news
+        with self._change(game) as change:
+            change.apply(actions)
+            events = change.write()
+            self.verdict = None
         return events
 
     def undo(self, asker: Asker, count: int = 1) -> list[Event]:
         """The host takes back the last `count` players' actions (and the draws after them)."""
-        if asker.role is not Role.HOST:
-            raise Refused("only the host can undo (enter the table PIN)", Refusal.NOT_ALLOWED)
-        record, state = self._open()
-        taken = 0
-        undone = 0
-        taken_back: list[Action] = []
-        while taken < count:
-            if not state.history:
-                break
-            action = state.undo()
-            taken_back.append(action)
-            undone += 1
-            if not action.CHANCE_OUTCOME:
-                taken += 1
-        if not undone:
-            raise Refused("nothing to undo", Refusal.NOT_NOW)
-        self._written = None
-        try:
-            events = self._write(record.id, [(None, EventKind.UNDO, {"count": undone})])
-        except BaseException:
-            for action in reversed(taken_back):
-                state.apply(action)  # not on disk: not taken back
-            raise
-        if self.referee is not None:
+        only_host(asker, "can undo (enter the table PIN)")
+        game = self.opened()
+        with self._change(game, goes_on=False) as change:
+            undone = change.take_back(count)
+            if not undone:
+                raise Refused("nothing to undo", Refusal.NOT_NOW)
+            game.written = None
+            change.log(None, EventKind.UNDO, {"count": undone})
+            events = change.write()
             # the table as it lies: what was last seen, not what the rules now expect. A move
             # undone while its pieces still lie there is not read again from the same table:
             # the referee shows what to take off or put back until the table changes
-            rules = self.referee.table_of(state)
-            seen = self.seen
-            self.table = (
-                rules if seen is None else as_laid(self.table, seen, rules, self.referee.fits)
+            rules, seen = game.referee.table_of(game.state), self.seen
+            game.table = (
+                rules if seen is None else as_laid(game.table, seen, rules, game.referee.fits)
             )
-        self.verdict = None
-        self.last_move = frozenset()
-        self.moves += 1
-        self.computer_move = None
-        self._publish(events)
+            self.verdict = None
+            game.last_move = frozenset()
+            game.computer_move = None
         return events
 
     def accept_table(self, asker: Asker) -> None:
         """The host says the table as it lies now is right (after correcting it by hand)."""
-        if asker.role is not Role.HOST:
-            raise Refused("only the host can correct the board", Refusal.NOT_ALLOWED)
-        _, state = self._open()
-        if self.referee is not None:
-            self.table = self.referee.table_of(state)
-        self.verdict = None
-        self.changes += 1
+        only_host(asker, "can correct the board")
+        game = self.opened()
+        with self._change(game, goes_on=False):
+            game.table = game.referee.table_of(game.state)
+            self.verdict = None
 
-    # ---- helpers
-    def _apply_all(self, state: State, actions: list[Action]) -> list[tuple[int | None, Action]]:
-        """Apply in order, atomically: on a refusal nothing stays applied. A players' move
-        (not a draw alone) becomes `last_move`: the locations whose pieces it changed."""
-        done: list[tuple[int | None, Action]] = []
-        before = self.referee.table_of(state) if self.referee is not None and actions else None
-        self.moves += 1
+    # ---- the one commit
+    @contextmanager
+    def _change(self, game: OpenGame, goes_on: bool = True) -> Iterator[Change]:
+        """Every change of the open game: the body applies actions (or takes them back) and
+        logs rows, `change.write()` puts them on disk before anyone hears (leaving writes what
+        the body has not), then what the body sets besides. A failure before the write takes
+        back what the change applied (what was accepted before stays); after it, the version is
+        bumped and the rows published once, and with `goes_on` what follows a move follows."""
+        change = Change(
+            game, lambda rows: self._stored(lambda: self.log.append(game.record.id, rows))
+        )
         try:
-            for action in actions:
-                seat = state.current_player
-                state.apply(action)
-                done.append((seat, state.history[-1]))
-                if seat is not None and seat >= 0:
-                    self._last_seat = seat
-        except IllegalAction as error:
-            for _ in done:
-                state.undo()
-            raise Refused(str(error), Refusal.REFUSED) from None
-        moved = any(not action.CHANCE_OUTCOME for _, action in done)
-        if before is not None and self.referee is not None and moved:
-            self.last_move = changed_locations(before, self.referee.table_of(state))
-        return done
+            yield change
+            if change.abandoned:
+                return
+            change.write()
+        except BaseException:
+            change.roll_back()
+            raise
+        finally:
+            if change.moved:
+                self.moves += 1
+        self._publish(change.write())
+        if goes_on:
+            self._go_on(game)
 
-    def _write(self, game_id: int, entries: list[tuple[int | None, EventKind, Any]]) -> list[Event]:
-        """Rows on disk, or a refusal saying the log cannot be written (a full disk)."""
-        return self._stored(lambda: self.log.append(game_id, entries))
+    def _go_on(self, game: OpenGame, ends: bool = True) -> None:
+        """What follows a change of the state: the digital deck's draws (each logged before it
+        counts), the question for a real draw nothing sees, and the end of a game that is over."""
+        state = game.state
+        while state.current_player == CHANCE and not state.observed_chance():
+            with self._change(game, goes_on=False) as change:
+                change.apply([game.deck(state)])
+        asked = draw_question(game, self.seen, self.computers)
+        if asked is not None:
+            self.verdict = asked
+            self._publish([])
+        if ends and state.is_over and self.open is game:
+            words = game.info.words
+            ended = words.ended if words is not None else "the game is over"
+            self.end(str(state.to_json().get("end_reason") or ended))
 
     def _stored(self, write: Callable[[], T]) -> T:
         """A write to the log, or a refusal (HTTP 503) saying in one line that play is paused
@@ -577,86 +485,64 @@ class LiveGame:
             problem = DISK_FULL if error.full else CANNOT_WRITE
             if self.store_problem != problem:
                 self.store_problem = problem
-                self.changes += 1
+                self._publish([])
                 log.warning("%s: %s", problem, error)
             raise Refused(problem, Refusal.UNAVAILABLE) from None
         if self.store_problem is not None:
             self.store_problem = None
-            self.changes += 1
+            self._publish([])
             log.info("the event log is written again: play goes on")
         return written
 
-    def _draw_chance(self) -> None:
-        """Resolve pending chance with the digital deck; each draw is logged before it counts."""
-        record, state = self._open()
-        while state.current_player == CHANCE and not state.observed_chance():
-            outcome = self.deck(state)
-            state.apply(outcome)
-            self.moves += 1
-            try:
-                events = self._write(record.id, [action_entry(CHANCE, state.history[-1])])
-            except BaseException:
-                state.undo()
-                raise
-            self._publish(events)
-
-    def _ask_for_draws(self) -> None:
-        """A real draw nothing on the table shows (a gem from the bag), or one no input here
-        sees (a tile's face with the sensor board alone): ask the seat that drew it (the seat
-        whose action came last; else the host) which."""
-        state = self.state
-        if state is None or state.current_player != CHANCE or not state.observed_chance():
-            return
-        outcomes = [a for a, p in state.chance_outcomes() if p > 0]
-        if not outcomes:
-            return
-        if all(a.VISIBILITY is Visibility.TABLE for a in outcomes):
-            if self._inputs_see(state, outcomes):
-                return  # the camera will see it (a card in the reveal slot)
-            seat = self._last_seat
-            if seat in self.computers:
-                seat = None  # no phone holds the computer's seat: the host says what came up
-        else:
-            seat = None
-        options = tuple(Alternative((a,)) for a in outcomes)
-        self.changes += 1
-        self.verdict = Verdict(VerdictKind.NEEDS_INPUT, Reason.CAME_UP, options=options, seat=seat)
-
-    def _inputs_see(self, state: State, outcomes: list[Action]) -> bool:
-        """Whether the inputs of the table last judged tell each outcome on the table (a camera
-        over the location it changes, or the sensor board where it moves a magnet); True
-        before any table was judged."""
-        seen, referee = self.seen, self.referee
-        if seen is None or referee is None:
-            return True
-        before = referee.table_of(state)
-        for outcome in outcomes:
-            with state.applied([outcome]):
-                after = referee.table_of(state)
-            for name in changed_locations(before, after):
-                if seen.camera_covers(name):
-                    break
-                if seen.view(name).seen is Seen.MAGNET and (
-                    any(referee.is_magnetic(p.piece) for p in before.get(name, ()))
-                    != any(referee.is_magnetic(p.piece) for p in after.get(name, ()))
-                ):
-                    break
-            else:
-                return False
-        return True
-
-    def _check_end(self) -> None:
-        if self.state is not None and self.state.is_over and self.record is not None:
-            words = self.info.words if self.info is not None else None
-            ended = words.ended if words is not None else "the game is over"
-            reason = str(self.state.to_json().get("end_reason") or ended)
-            self.end(reason)
-
-    def _publish(self, events: list[Event]) -> None:
+    def _publish(self, events: Sequence[Event]) -> None:
+        """The one place the version moves: a change anyone may see, its rows told to listeners."""
         self.changes += 1
         for event in events:
             for listener in list(self.listeners):
                 listener(event)
+
+
+def end_screen(game: OpenGame, players: Sequence[Player], reason: str) -> dict[str, Any]:
+    """The open game as its end screen shows it: winners, scores and what they are made of (the
+    reason and the score parts as the rules give them: the edge says them)."""
+    scores = game.state.scores()
+    top = max(scores) if scores else 0
+    return {
+        "id": game.record.id,
+        "game": game.record.game,
+        "title": game.info.title,
+        "options": dict(game.state.options),
+        "reason": reason,
+        "players": [p.to_json() for p in players],
+        "scores": scores,
+        "score_parts": [
+            [{"what": what, "points": points} for what, points in parts]
+            for parts in game.state.score_parts()
+        ],
+        "winners": [seat for seat, points in enumerate(scores) if points == top],
+    }
+
+
+def computer_says(verdict: Verdict, computer_move: tuple[int, Action] | None) -> Verdict:
+    """A verdict while a computer's move waits for the table: the move in the computer's name
+    (`computer_move`, said at the edge) with what is left to do (or what went wrong)."""
+    if computer_move is None or verdict.kind is VerdictKind.IN_SYNC:
+        return verdict
+    if verdict.kind is VerdictKind.INSTRUCTIONS:
+        return dataclasses.replace(verdict, computer_move=computer_move, seat=computer_move[0])
+    if verdict.kind is VerdictKind.ALERT:
+        return dataclasses.replace(verdict, computer_move=computer_move)
+    return verdict
+
+
+def deck_of(log: EventLog, record: GameRecord) -> Deck:
+    """A game's digital deck: its seed's (a test, a demo), else its secret's from the log."""
+    if record.seed is not None:
+        return SeededDeck(record.seed)
+    secret = log.secret(record.id)
+    if secret is None:
+        raise StoreError(f"event log: game {record.id} has neither a seed nor a secret")
+    return SecretDeck(secret, record.game)
 
 
 def _hides_anything(state: State) -> bool:

@@ -187,7 +187,8 @@ class GameOwner:
             self._ident = threading.get_ident()
         if self._version == 0:
             self._row = self._kept_after = self.game.log.last_id()
-            self._kept_game = self.game.record.id if self.game.record is not None else None
+            opened = self.game.open
+            self._kept_game = opened.record.id if opened is not None else None
         while True:
             try:
                 item = self._commands.get_nowait()
@@ -341,7 +342,8 @@ class GameOwner:
             return [self._kept[i] for i in range(first, min(len(self._kept), first + limit))]
 
     def _render(self, event: Event) -> RenderedEvent:
-        record = self.game.record
+        opened = self.game.open
+        record = opened.record if opened is not None else None
         if record is None or record.id != event.game_id:
             record = self.game.log.game(event.game_id)
         players = int(record.options.get("players", 0)) if record is not None else 0
@@ -349,7 +351,7 @@ class GameOwner:
         name = record.game if record is not None else None
         book = self._book(record)
         forms = {who: book.event(event_for(event, name, viewer, who)) for who in audiences(players)}
-        if self.game.record is not None and record is not None and record.id == self.game.record.id:
+        if opened is not None and record is not None and record.id == opened.record.id:
             for seat in self.game.computers:  # the computer's seat sees what everyone does
                 forms[Asker.at(seat)] = forms[Asker.spectator()]
         return RenderedEvent(
@@ -360,7 +362,8 @@ class GameOwner:
         """The words of a row's game: the open game's as they stand, else as it ended."""
         if record is None:
             return Phrasebook(Book(), ())
-        if self.game.record is not None and record.id == self.game.record.id:
+        opened = self.game.open
+        if opened is not None and record.id == opened.record.id:
             if len(self._books) > 8:
                 self._books.clear()
             self._books[record.id] = self.game.book

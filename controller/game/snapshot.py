@@ -97,24 +97,23 @@ class GameSnapshot:
 
 def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
     """A snapshot of the live game (called on the owner's thread, between commands)."""
-    record, state, info = game.record, game.state, game.info
-    if record is None or state is None or info is None:
+    opened = game.open
+    if opened is None:
         return GameSnapshot(version, row, store_problem=game.store_problem, finished=game.finished)
+    record, state, info = opened.record, opened.state, opened.info
     book = game.book
     players = int(state.options.get("players", 0))
     verdict = game.verdict
-    table = None
-    if game.referee is not None:
-        table = table_json(
-            info,
-            state,
-            game.referee,
-            book,
-            marked=list(verdict.locations) if verdict is not None else [],
-            alert=verdict is not None and verdict.kind is VerdictKind.ALERT,
-            last_move=sorted(game.last_move),
-            felt=list(game.felt),
-        )
+    table = table_json(
+        info,
+        state,
+        opened.referee,
+        book,
+        marked=list(verdict.locations) if verdict is not None else [],
+        alert=verdict is not None and verdict.kind is VerdictKind.ALERT,
+        last_move=sorted(opened.last_move),
+        felt=list(game.felt),
+    )
     public = state.view(None)
     by_audience: dict[Asker, JsonDict] = {}
     verdict_json = None if verdict is None else verdict.to_json()

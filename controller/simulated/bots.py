@@ -20,6 +20,7 @@ from typing import Any
 
 from controller.game.access import Asker, Refused
 from controller.game.live import LiveGame
+from controller.game.opened import OpenGame
 from controller.referee.judge import Referee
 from controller.referee.moves import ChanceResolver
 from controller.referee.observe import fuse
@@ -83,11 +84,12 @@ class Bots:
 
     def go(self) -> BotStep:
         """One step by whoever is to act, answering the referee first."""
-        game, state, info = self.game, self.game.state, self.game.info
-        if state is None or info is None or state.is_over or game.referee is None:
+        game, opened = self.game, self.game.open
+        if opened is None or opened.state.is_over:
             return BotStep.WAITED
-        expected = game.referee.table_of(state)
-        followed = self._follow_referee(state, game.referee, expected)
+        state, referee = opened.state, opened.referee
+        expected = referee.table_of(state)
+        followed = self._follow_referee(state, referee, expected)
         if followed is not None:
             return followed
         turn = state.current_player
@@ -97,7 +99,7 @@ class Bots:
             if not state.observed_chance():
                 return BotStep.WAITED  # the digital deck draws it
             return self._draw_on_table(state)
-        return self._take_turn(state, game.referee, expected)
+        return self._take_turn(state, referee, expected)
 
     def _follow_referee(
         self, state: State, referee: Referee, expected: dict[str, Pieces]
@@ -192,6 +194,12 @@ class Bots:
         self.stats.said += 1
         return BotStep.SAID
 
+    @property
+    def _opened(self) -> OpenGame:
+        opened = self.game.open
+        assert opened is not None  # the bots play while a game is open
+        return opened
+
     def _say_unsaid(self) -> None:
         """Say on a phone the turn's end left unsaid (no move of the next player shows it)."""
         unsaid, self._unsaid = self._unsaid, []
@@ -205,7 +213,6 @@ class Bots:
     def _draw_on_table(self, state: State) -> BotStep:
         """Chance the table shows (a green tile turned up shows its face): the bot turns it up
         and goes on as its player would (lays the tile the way she prefers), all at once."""
-        assert self.game.referee is not None
         outcomes = [(a, p) for a, p in state.chance_outcomes() if p > 0]
         if not outcomes:
             return BotStep.WAITED
@@ -218,7 +225,7 @@ class Bots:
                 if follow.VISIBILITY is Visibility.TABLE:
                     steps.append(follow)
         with state.applied(steps):
-            after = self.game.referee.table_of(state)
+            after = self._opened.referee.table_of(state)
         self._played = [*self._played[-5:], *steps]
         self.table.lay(after)
         self.stats.played += 1
@@ -269,8 +276,7 @@ class Bots:
     def _shows(self, state: State, action: Action) -> bool:
         """Whether the inputs of this table see the action (else it is said on a phone): with a
         camera, any change of the table; with the sensor board alone, a magnet moved."""
-        assert self.game.referee is not None
-        referee = self.game.referee
+        referee = self._opened.referee
         before = referee.table_of(state)
         with state.applied([action]):
             after = referee.table_of(state)
@@ -285,8 +291,7 @@ class Bots:
         return any(not referee.fits(seen.view(n), before.get(n, ())) for n in changed)
 
     def _catalogue(self) -> Any:
-        info = self.game.info
-        assert info is not None
+        info = self._opened.info
         return info.catalogue()
 
     def _magnets(self, table: dict[str, Pieces]) -> frozenset[tuple[int, int]]:
@@ -332,8 +337,8 @@ class Bots:
 
     def _reach(self, expected: dict[str, Pieces]) -> set[str]:
         """Where a legal action changes the table now, or after a step nothing shows."""
-        state, referee = self.game.state, self.game.referee
-        assert state is not None and referee is not None
+        opened = self._opened
+        state, referee = opened.state, opened.referee
         reach: set[str] = set()
         for action in state.legal_actions():
             with state.applied([action]):
@@ -342,7 +347,7 @@ class Bots:
                     continue
                 # a step nothing shows (an implied end of turn, a word from a phone), then the
                 # digital deck's draws it sets off (Off the Rails' deposits), then anyone's action
-                with state.applied(_digital_draws(state, self.game.deck)):
+                with state.applied(_digital_draws(state, opened.deck)):
                     if state.current_player in (None, CHANCE):
                         continue
                     for then in state.legal_actions():

@@ -184,21 +184,21 @@ def wire_inputs(
     """Camera, sensor board and (simulated) table for the open game's mat, as `settings` say;
     `wake`: the owner's, called when the board reports; `threaded`: the camera reads on a
     thread of its own (else the tick steps it)."""
-    info, state = game.info, game.state
-    assert info is not None and info.layout is not None and info.catalogue is not None
-    assert state is not None
+    opened = game.open
+    assert opened is not None
+    info, state = opened.info, opened.state
     layout, catalogue = info.layout(state.options), info.catalogue()
     inputs = TableInputs(health, layout, catalogue)
     simulated = SIMULATED in (settings.board, settings.camera)
     if simulated:
         inputs.physical = PhysicalTable(layout, catalogue)
-        inputs.physical.lay(game.table)
+        inputs.physical.lay(opened.table)
     if simulated and settings.bots:
         assert inputs.physical is not None
         inputs.bots = Bots(
             game,
             inputs.physical,
-            seed=state.seed if game.deck.predictable else secrets.randbelow(1 << 31),
+            seed=state.seed if opened.deck.predictable else secrets.randbelow(1 << 31),
             mistake_rate=settings.mistake_rate,
             camera=settings.camera != NONE,
             sensors=settings.board != NONE,

@@ -45,8 +45,8 @@ class Lights:
     def show(self, verdict: Verdict | None, board: BoardLeds | None) -> None:
         """LEDs under the squares in error (red) and with something left to do (amber); the
         seat to act lit; a buzz on an alert."""
-        state = self.game.state
-        self.io.show_turn(state.current_player if state is not None else None)
+        opened = self.game.open
+        self.io.show_turn(opened.state.current_player if opened is not None else None)
         if verdict is not None and verdict.kind is VerdictKind.ALERT:
             self.io.alert()
         if board is None or verdict is None:
@@ -62,12 +62,13 @@ class Lights:
 
     def show_destinations(self, observed: Observation, board: BoardLeds | None) -> None:
         """While a magnetic piece is lifted off its square, light where the rules let it go."""
-        referee, state = self.game.referee, self.game.state
-        if board is None or referee is None or state is None or self.game.info is None:
+        opened = self.game.open
+        if board is None or opened is None:
             return
+        referee, state = opened.referee, opened.state
         lifted = sorted(
             name
-            for name, pieces in self.game.table.items()
+            for name, pieces in opened.table.items()
             if any(referee.is_magnetic(p.piece) for p in pieces)
             and observed.view(name).seen.value in ("magnet", "exact", "on_top")
             and not referee.fits(observed.view(name), pieces)
@@ -90,10 +91,10 @@ class Lights:
 
     def _sensors(self) -> dict[str, tuple[int, int] | None] | None:
         """Each location's sensor square on the open game's mat (None: no mat)."""
-        info, state = self.game.info, self.game.state
-        if info is None or state is None:
+        opened = self.game.open
+        if opened is None:
             return None
-        return {loc.name: loc.sensor for loc in info.layout(state.options).locations}
+        return {loc.name: loc.sensor for loc in opened.info.layout(opened.state.options).locations}
 
 
 def _lit(

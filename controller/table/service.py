@@ -176,10 +176,13 @@ class TableService:
 
     def _follow_game(self) -> None:
         """A game on another mat was started (from a phone): the inputs follow it."""
-        info, state = self.game.info, self.game.state
-        if info is None or state is None:
+        opened = self.game.open
+        if opened is None:
             return
-        if info.layout(state.options) != self.inputs.layout:
+        info = opened.info
+        if info.layout is None:
+            return
+        if info.layout(opened.state.options) != self.inputs.layout:
             log.info("the mat changed to %s: the inputs follow", info.title)
             self.inputs.stop()
             self.settler.forget()
@@ -188,9 +191,10 @@ class TableService:
 
     def done(self, seat: int) -> None:
         """A seat's "done" button: the one unseen action that ends its phase, if there is one."""
-        state = self.game.state
-        if state is None or state.current_player != seat:
+        opened = self.game.open
+        if opened is None or opened.state.current_player != seat:
             return
+        state = opened.state
         ending = [
             a
             for a in state.legal_actions()
@@ -261,7 +265,7 @@ class TableService:
             notify("WATCHDOG=1")  # a hung owner stops this, and systemd restarts us
         if pace.trim.due(now):  # what a burst of phones or frames freed goes back
             give_back()
-        if self.game.state is None:
+        if self.game.open is None:
             return None
         self._follow_game()
         inputs = self.inputs

@@ -255,8 +255,8 @@ class Narrator:
             self._turn_now(event.game_id)
 
     def _turn_now(self, game_id: int) -> None:
-        state = self.game.state
-        seat = state.current_player if state is not None else None
+        opened = self.game.open
+        seat = opened.state.current_player if opened is not None else None
         if seat is None or seat < 0 or (game_id, seat) == self._turn:
             return
         self._turn = (game_id, seat)

@@ -79,11 +79,11 @@ class PlayingTable:
         self.owner.call_sync(self._move)
 
     def _move(self, live: LiveGame) -> None:
-        state = live.state
-        if state is None:  # the last game ended (`LiveGame` ends a game that is over)
+        if live.open is None:  # the last game ended (`LiveGame` ends a game that is over)
             self.games_finished += 1
             self._new_game(live)
             return
+        state = live.open.state
         seat = state.current_player
         if seat is None or seat == CHANCE:  # a draw the table waits for: begin again
             live.end("the bench table started afresh")

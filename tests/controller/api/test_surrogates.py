@@ -151,7 +151,7 @@ def _game(conn: Connection, control: BareTable) -> dict[str, str]:
     assert code == 200
     for seat in range(3):
         conn.ask("POST", f"/api/seats/{seat}/computer", HOST, b'{"level": null}')
-    turn = control.owner.call_sync(lambda g: g.state.current_player if g.state else 0)
+    turn = control.owner.call_sync(lambda g: g.open.state.current_player if g.open else 0)
     code, _, token = conn.ask("POST", f"/api/seats/{max(turn or 0, 0)}/token", HOST)
     assert code == 200, token
     return {"X-Seat-Token": json.loads(token)["token"]}
@@ -170,7 +170,7 @@ def test_lone_surrogates_anywhere_get_no_500_and_the_connection_serves_on(
         conn = Connection(int(url.rsplit(":", 1)[1]))
         seat = _game(conn, control)
         actions = control.owner.call_sync(
-            lambda g: [a.to_json() for a in g.state.legal_actions()] if g.state else []
+            lambda g: [a.to_json() for a in g.open.state.legal_actions()] if g.open else []
         )
         actions.append({"type": "play", "card": "bo-3"})  # issue 37's: a card's name quoted back
         for method, target, body in _requests(spec, actions):

@@ -21,13 +21,13 @@ def test_a_plug_pulled_between_a_move_and_its_draws_is_drawn_on_restart(tmp_path
     log = EventLog(tmp_path / "log.sqlite3")
     session = LiveGame(log)
     session.start("offtherails", {"players": 2}, seed=1)
-    state = session.state
-    assert state is not None and session.record is not None
+    assert session.open is not None
+    state = session.open.state
     state.apply({"type": "choose_side", "side": "north"})  # as if killed before the draws
-    log.append(session.record.id, [action_entry(0, state.history[-1])])
+    log.append(session.open.record.id, [action_entry(0, state.history[-1])])
     assert state.current_player == CHANCE
     again = LiveGame(EventLog(tmp_path / "log.sqlite3"))
     assert again.resume()
-    assert again.state is not None and again.state.current_player != CHANCE
-    draws = [e for e in again.log.events(session.record.id) if e.kind is EventKind.ACTION]
+    assert again.open is not None and again.open.state.current_player != CHANCE
+    draws = [e for e in again.log.events(session.open.record.id) if e.kind is EventKind.ACTION]
     assert len(draws) > 1

@@ -32,8 +32,8 @@ def _game(tmp_path: Path) -> LiveGame:
 
 
 def _seen(game: LiveGame, table: dict[str, Any]) -> Observation:
-    assert game.info is not None and game.state is not None
-    names = [loc.name for loc in game.info.layout(game.state.options).locations]
+    assert game.open is not None
+    names = [loc.name for loc in game.open.info.layout(game.open.state.options).locations]
     return Observation.exact(TableObservation.of(table), names)
 
 
@@ -42,7 +42,7 @@ def _offtherails_at_a_tile(tmp_path: Path) -> LiveGame:
     game = _game(tmp_path)
     game.start("offtherails", {"players": 2}, seed=1)
     game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
-    game.observe(_seen(game, game.table))
+    game.observe(_seen(game, game.opened().table))
     return game
 
 
@@ -77,17 +77,17 @@ def test_real_cards_cannot_seat_the_computer(tmp_path: Path) -> None:
 def test_the_computers_move_is_an_instruction_the_referee_waits_for(tmp_path: Path) -> None:
     game = _offtherails_at_a_tile(tmp_path)
     game.set_computer(Asker.host(), 0, "normal")
-    state, referee = game.state, game.referee
+    state, referee = game.opened().state, game.opened().referee
     assert state is not None and referee is not None
     tiles = [a for a in state.legal_actions() if a.VISIBILITY is Visibility.TABLE]
     chosen, other = tiles[0], tiles[-1]
-    before, steps = dict(game.table), len(state.history)
+    before, steps = dict(game.opened().table), len(state.history)
     with state.applied([other]):
         elsewhere = referee.table_of(state)
     # a person lays a legal tile on the computer's turn: no move of the computer's
     verdict = game.observe(_seen(game, elsewhere))
     assert verdict is not None and verdict.kind is VerdictKind.ALERT
-    assert "the computer's: it makes its own moves" in plain_line(verdict, game.info)
+    assert "the computer's: it makes its own moves" in plain_line(verdict, game.opened().info)
     assert len(state.history) == steps  # nothing applied
     with pytest.raises(Refused, match="the computer's"):
         game.act(Asker.host(), chosen.to_json())
@@ -99,7 +99,7 @@ def test_the_computers_move_is_an_instruction_the_referee_waits_for(tmp_path: Pa
     assert state.history[-1] == chosen
     verdict = game.verdict
     assert verdict is not None and verdict.kind is VerdictKind.INSTRUCTIONS
-    assert verdict.seat == 0 and plain_line(verdict, game.info).startswith(
+    assert verdict.seat == 0 and plain_line(verdict, game.opened().info).startswith(
         "seat 0: " + chosen.words()
     )
     assert verdict.locations  # what the sensor board's LEDs light
@@ -109,15 +109,15 @@ def test_the_computers_move_is_an_instruction_the_referee_waits_for(tmp_path: Pa
     # the pieces laid elsewhere: an alert naming the computer's move
     verdict = game.observe(_seen(game, elsewhere))
     assert verdict is not None and verdict.kind is VerdictKind.ALERT
-    assert chosen.words() in plain_line(verdict, game.info)
+    assert chosen.words() in plain_line(verdict, game.opened().info)
     # laid as it said: the table is in sync, the game goes on
     verdict = game.observe(_seen(game, referee.table_of(state)))
     assert verdict is not None and verdict.kind is VerdictKind.IN_SYNC
-    assert game.computer_move is None
-    rows = game.log.events(game.record.id if game.record else 0, limit=1000)
+    assert game.opened().computer_move is None
+    rows = game.log.events(game.open.record.id if game.open else 0, limit=1000)
     assert any(
         e.kind is EventKind.INSTRUCTION
-        and said(e.data, Book.of(game.info, plain=True))["text"].startswith("seat 0: ")
+        and said(e.data, Book.of(game.opened().info, plain=True))["text"].startswith("seat 0: ")
         for e in rows
     )
 
@@ -157,7 +157,7 @@ def test_a_whole_game_with_a_computer_seat_on_the_simulated_table(tmp_path: Path
 
     try:
         asyncio.run(play())
-        record = service.game.record
+        record = service.game.opened().record
         assert record is not None
         rows = service.log.events(record.id, limit=100_000)
     finally:
@@ -170,7 +170,7 @@ def test_a_whole_game_with_a_computer_seat_on_the_simulated_table(tmp_path: Path
         e
         for e in rows
         if e.kind is EventKind.INSTRUCTION
-        and "seat 1: " in said(e.data, Book.of(service.game.info, plain=True))["text"]
+        and "seat 1: " in said(e.data, Book.of(service.game.opened().info, plain=True))["text"]
     ]
     assert told, "no computer move was said as an instruction"
     first_computer = min(e.id for e in mine)
@@ -193,8 +193,8 @@ def test_a_hint_is_the_asking_seats_alone_and_the_host_switches_it_off(tmp_path:
     computers = ComputerPlayers(owner, iterations=ITERATIONS)
     try:
         hint = _answer(owner, computers.hint(Asker.at(0)))
-        assert game.state is not None
-        legal = [a.to_json() for a in game.state.legal_actions()]
+        assert game.open is not None
+        legal = [a.to_json() for a in game.open.state.legal_actions()]
         assert hint.seat == 0 and hint.action in legal and hint.why  # seat 0's own legal move
         assert hint.move.startswith(("lay a ", "place the "))  # in words: which
         # one is the search's (a tile laid, or a minecart placed)

@@ -25,8 +25,8 @@ def _game(tmp_path: Path) -> LiveGame:
 
 
 def _seen(game: LiveGame, table: dict[str, tuple]) -> Observation:  # type: ignore[type-arg]
-    assert game.info is not None
-    names = [loc.name for loc in game.info.layout(game.state.options).locations]  # type: ignore[union-attr]
+    assert game.open is not None
+    names = [loc.name for loc in game.open.info.layout(game.open.state.options).locations]
     return Observation.exact(TableObservation.of(table), names)
 
 
@@ -35,16 +35,16 @@ def test_a_game_replays_exactly_from_the_log(tmp_path: Path) -> None:
     game.start("offtherails", {"players": 3}, seed=5)
     rng = random.Random(5)
     for _ in range(60):
-        state = game.state
+        state = game.opened().state
         assert state is not None
         seat = state.current_player
         assert seat is not None and seat != CHANCE
         game.act(Asker.at(seat), choose(state, rng, Policy.BOT).to_json())
-    live = game.state.to_json() if game.state else None
+    live = game.open.state.to_json() if game.open else None
     again = LiveGame(EventLog(tmp_path / "log.sqlite3"))
     assert again.resume() == (live is not None)
     if live is not None:
-        assert again.state is not None and again.state.to_json() == live
+        assert again.open is not None and again.open.state.to_json() == live
 
 
 def test_a_table_change_is_logged_before_it_is_published(tmp_path: Path) -> None:
@@ -53,17 +53,17 @@ def test_a_table_change_is_logged_before_it_is_published(tmp_path: Path) -> None
     game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
     seen: list[int] = []
     game.listeners.append(lambda e: seen.append(len(game.log.events(after=e.id - 1))))
-    assert game.referee is not None
-    table = dict(game.table)
-    state = game.state
+    assert game.open is not None
+    table = dict(game.open.table)
+    state = game.open.state
     assert state is not None
     state.apply({"type": "place_tile", "square": "F11", "exits": "NS"})
-    table = game.referee.table_of(state)
+    table = game.open.referee.table_of(state)
     state.undo()
     verdict = game.observe(_seen(game, table))
     assert verdict is not None and verdict.kind is VerdictKind.APPLIED
     assert seen and all(n >= 1 for n in seen)  # each event was readable from disk when published
-    kinds = [e.kind for e in game.log.events(game.record.id)]  # type: ignore[union-attr]
+    kinds = [e.kind for e in game.log.events(game.opened().record.id)]
     assert EventKind.ACTION in kinds and EventKind.VERDICT in kinds
 
 
@@ -79,22 +79,22 @@ def test_seats_act_only_for_themselves_and_spectators_not_at_all(tmp_path: Path)
     with pytest.raises(Refused, match="unknown action type"):
         game.act(Asker.at(0), {"type": "fly"})
     game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
-    before = game.state.to_json()  # type: ignore[union-attr]
+    before = game.open.state.to_json()  # type: ignore[union-attr]
     with pytest.raises(Refused, match="centre square of a mine"):
         game.act(Asker.at(0), {"type": "place_tile", "square": "D9", "exits": "NS"})
-    assert game.state.to_json() == before  # type: ignore[union-attr]
+    assert game.open.state.to_json() == before  # type: ignore[union-attr]
 
 
 def test_undo_takes_back_the_players_action_and_replays(tmp_path: Path) -> None:
     game = _game(tmp_path)
     game.start("offtherails", {"players": 2}, seed=1)
     game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
-    before = game.state.to_json()  # type: ignore[union-attr]
+    before = game.open.state.to_json()  # type: ignore[union-attr]
     game.act(Asker.at(0), {"type": "place_tile", "square": "F11", "exits": "NS"})
     game.undo(Asker.host())
-    assert game.state.to_json() == before  # type: ignore[union-attr]
+    assert game.open.state.to_json() == before  # type: ignore[union-attr]
     again = LiveGame(EventLog(tmp_path / "log.sqlite3"))
-    assert again.resume() and again.state.to_json() == before  # type: ignore[union-attr]
+    assert again.resume() and again.open.state.to_json() == before  # type: ignore[union-attr]
 
 
 def test_a_host_undo_stays_undone_while_the_table_still_shows_the_move(tmp_path: Path) -> None:
@@ -103,11 +103,11 @@ def test_a_host_undo_stays_undone_while_the_table_still_shows_the_move(tmp_path:
     game = _game(tmp_path)
     game.start("offtherails", {"players": 2}, seed=1)
     game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
-    assert game.referee is not None and game.state is not None
-    state = game.state
+    assert game.open is not None
+    state = game.open.state
     before = state.to_json()
     state.apply({"type": "place_tile", "square": "C4", "exits": "EW"})
-    with_tile = game.referee.table_of(state)
+    with_tile = game.open.referee.table_of(state)
     state.undo()
     verdict = game.observe(_seen(game, with_tile))
     assert verdict is not None and verdict.kind is VerdictKind.APPLIED
@@ -117,10 +117,10 @@ def test_a_host_undo_stays_undone_while_the_table_still_shows_the_move(tmp_path:
         again = game.observe(_seen(game, with_tile))
         assert again is not None and again.kind is VerdictKind.INSTRUCTIONS
         assert again.locations == ("C4",) and "take the straight track" in plain_line(
-            again, game.info
+            again, game.open.info
         )
         assert state.to_json() == before
-    cleared = game.observe(_seen(game, game.referee.table_of(state)))
+    cleared = game.observe(_seen(game, game.open.referee.table_of(state)))
     assert cleared is not None and cleared.kind is VerdictKind.IN_SYNC
     laid_again = game.observe(_seen(game, with_tile))
     assert laid_again is not None and laid_again.kind is VerdictKind.APPLIED
@@ -161,8 +161,8 @@ def test_an_exported_record_replays_with_the_command(
     game.start("offtherails", {"players": 2}, seed=1)
     game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
     game.act(Asker.at(0), {"type": "place_tile", "square": "F11", "exits": "NS"})
-    assert game.record is not None
-    record = game.log.record_json(game.record.id)
+    assert game.open is not None
+    record = game.log.record_json(game.open.record.id)
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record))
     assert main(["rules", "replay", str(path)]) == 0
@@ -179,12 +179,12 @@ def test_real_draws_nothing_shows_are_asked_of_the_host(tmp_path: Path) -> None:
     game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
     question = game.verdict
     assert question is not None and question.kind is VerdictKind.NEEDS_INPUT
-    assert question.seat is None and "the host" in plain_line(question, game.info)
+    assert question.seat is None and "the host" in plain_line(question, game.opened().info)
     with pytest.raises(Refused, match="the question is for the host"):
         game.answer(Asker.at(0), 0)
-    before = len(game.state.history)  # type: ignore[union-attr]
+    before = len(game.open.state.history)  # type: ignore[union-attr]
     game.answer(Asker.host(), 0)
-    assert len(game.state.history) == before + 1  # type: ignore[union-attr]
+    assert len(game.open.state.history) == before + 1  # type: ignore[union-attr]
 
 
 def test_a_new_game_on_a_table_with_pieces_asks_to_clear_them(tmp_path: Path) -> None:
@@ -194,9 +194,9 @@ def test_a_new_game_on_a_table_with_pieces_asks_to_clear_them(tmp_path: Path) ->
     game = _game(tmp_path)
     game.start("offtherails", {"players": 2}, seed=1)
     game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
-    assert game.info is not None
-    names = [loc.name for loc in game.info.layout({}).locations]
-    state, referee = game.state, game.referee
+    assert game.open is not None
+    names = [loc.name for loc in game.open.info.layout({}).locations]
+    state, referee = game.open.state, game.open.referee
     assert state is not None and referee is not None
     state.apply({"type": "place_tile", "square": "F11", "exits": "NS"})
     left = referee.table_of(state)
@@ -205,8 +205,8 @@ def test_a_new_game_on_a_table_with_pieces_asks_to_clear_them(tmp_path: Path) ->
     game.start("offtherails", {"players": 2}, seed=2)
     verdict = game.observe(Seen.exact(TableObservation.of(left), names))
     assert verdict is not None and verdict.kind is VerdictKind.INSTRUCTIONS
-    assert "take the straight track" in plain_line(verdict, game.info) and "F11" in plain_line(
-        verdict, game.info
+    assert "take the straight track" in plain_line(verdict, game.open.info) and "F11" in plain_line(
+        verdict, game.open.info
     )
 
 
@@ -223,21 +223,21 @@ def test_a_full_disk_refuses_changes_in_words_and_says_so_until_it_is_back(tmp_p
         for _ in range(100):  # fill it with rows replay passes over
             db.execute(
                 "INSERT INTO events (game_id, at, seat, kind, data) VALUES (?, 0, NULL, ?, ?)",
-                (game.record.id, "input", json.dumps({"pad": "x" * 2000})),  # type: ignore[union-attr]
+                (game.open.record.id, "input", json.dumps({"pad": "x" * 2000})),  # type: ignore[union-attr]
             )
-    history = list(game.state.history)  # type: ignore[union-attr]
+    history = list(game.open.state.history)  # type: ignore[union-attr]
     with pytest.raises(Refused) as refused:
         game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
-    assert game.state.history == history  # type: ignore[union-attr]
+    assert game.open.state.history == history  # type: ignore[union-attr]
     assert refused.value.why is Refusal.UNAVAILABLE
     assert str(refused.value) == "event log: disk full — play is paused until space returns"
     status = take(game, 1, 0).status()["store"]
     assert status["state"] == "failing" and "full" in status["detail"]
-    replayed = game.log.replay(game.record)  # type: ignore[arg-type]
-    assert replayed.to_json() == game.state.to_json()  # type: ignore[union-attr]
+    replayed = game.log.replay(game.opened().record)
+    assert replayed.to_json() == game.open.state.to_json()  # type: ignore[union-attr]
     game.log.db.execute("PRAGMA max_page_count = 1073741823")
     game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
-    assert len(game.state.history) > len(history)  # type: ignore[union-attr]
+    assert len(game.open.state.history) > len(history)  # type: ignore[union-attr]
     assert take(game, 2, 0).status()["store"]["state"] == "ok"
 
 
@@ -245,15 +245,15 @@ def test_a_verdict_that_has_not_changed_is_not_written_again(tmp_path: Path) -> 
     game = _game(tmp_path)
     game.start("offtherails", {"players": 2}, seed=1)
     game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
-    assert game.referee is not None and game.state is not None
-    wrong = dict(game.referee.table_of(game.state))
-    catalogue = game.info.catalogue()  # type: ignore[union-attr]
+    assert game.open is not None
+    wrong = dict(game.open.referee.table_of(game.open.state))
+    catalogue = game.open.info.catalogue()
     cart = next(e.piece for e in catalogue.entries if e.piece.kind == "minecart")
     wrong["F6"] = (PlacedPiece(cart),)
     for _ in range(3):
         verdict = game.observe(_seen(game, wrong))
         assert verdict is not None and verdict.kind is VerdictKind.ALERT
-    rows = game.log.events(game.record.id)  # type: ignore[union-attr]
+    rows = game.log.events(game.opened().record.id)
     assert sum(1 for e in rows if e.kind is EventKind.ALERT) == 1
 
 
@@ -268,7 +268,7 @@ def test_the_last_games_end_screen_is_recalled_after_a_restart(tmp_path: Path) -
     shown = game.finished
     again = _game(tmp_path)
     assert not again.resume() and again.recall()
-    assert again.finished == shown and again.state is None and again.record is None
+    assert again.finished == shown and again.open is None
     assert shown is not None and shown["players"][1]["name"] == "Bob"
     again.start("offtherails", {"players": 2}, seed=2)
     assert again.finished is None

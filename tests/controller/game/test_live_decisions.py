@@ -56,21 +56,21 @@ def _live(tmp_path: Path) -> LiveGame:
     game = LiveGame(EventLog(tmp_path / "log.sqlite3"))
     game.start("offtherails", {"players": 2}, seed=1)
     state = _collision()
-    game.state = state
-    assert game.referee is not None
-    game.table = game.referee.table_of(state)
+    game.opened().state = state
+    assert game.open is not None
+    game.open.table = game.open.referee.table_of(state)
     return game
 
 
 def _seen(game: LiveGame, table: dict[str, object]) -> Observation:
-    assert game.info is not None and game.state is not None
-    names = [loc.name for loc in game.info.layout(game.state.options).locations]
+    assert game.open is not None
+    names = [loc.name for loc in game.open.info.layout(game.open.state.options).locations]
     return Observation.exact(TableObservation.of(table), names)  # type: ignore[arg-type]
 
 
 def _moved(game: LiveGame) -> Observation:
     """The table once seat 0's minecart has moved into seat 1's."""
-    state, referee = game.state, game.referee
+    state, referee = game.opened().state, game.opened().referee
     assert state is not None and referee is not None
     with state.applied([{"type": "end_actions"}]):
         return _seen(game, dict(referee.table_of(state)))
@@ -85,7 +85,7 @@ def test_the_hidden_split_is_seen_and_answered_by_its_seat_alone(tmp_path: Path)
     mine = verdict_for(data, Asker.at(1))
     assert [o["actions"][0]["type"] for o in mine["options"]] == ["split", "split"]
     for who in (Asker.host(), Asker.spectator(), Asker.at(0)):
-        seen = said(verdict_for(data, who), Book.of(game.info, plain=True))
+        seen = said(verdict_for(data, who), Book.of(game.opened().info, plain=True))
         assert seen["options"] == [] and "ruby" not in str(seen) and "gold" not in str(seen)
         assert seen["text"] == "seat 1 makes a hidden choice on their own phone"
     with pytest.raises(Refused, match="seat 1 alone"):
@@ -97,7 +97,7 @@ def test_the_hidden_split_is_seen_and_answered_by_its_seat_alone(tmp_path: Path)
     (event,) = game.answer(Asker.at(1), 0)
     assert event.kind is EventKind.ACTION and event.seat == 1
     for who in audiences(2):
-        shown = event_for(event, "offtherails", game.state, who)["data"]["action"]
+        shown = event_for(event, "offtherails", game.opened().state, who)["data"]["action"]
         if who == Asker.at(1):
             assert shown["pile"] in (["gold"], ["ruby"])
         else:  # the host too: a hidden split is its seat's alone
@@ -114,20 +114,20 @@ def test_the_mover_is_asked_for_the_pile_once_the_split_is_made(tmp_path: Path) 
     assert verdict.seat == 0 and not verdict.hidden
     assert verdict_for(verdict.to_json(), Asker.host())["options"]  # a free choice: the host sees
     game.answer(Asker.at(0), 1)
-    assert game.state is not None and game.state.current_player == 1  # seat 1's turn now
+    assert game.open is not None and game.open.state.current_player == 1  # seat 1's turn now
 
 
 def test_the_bots_answer_their_own_decisions_as_the_seat_would(tmp_path: Path) -> None:
     game = _live(tmp_path)
-    assert game.info is not None and game.state is not None
-    info = game.info
-    table = PhysicalTable(info.layout(game.state.options), info.catalogue())
+    assert game.open is not None
+    info = game.open.info
+    table = PhysicalTable(info.layout(game.open.state.options), info.catalogue())
     bots = Bots(game, table, seed=3)
     moved = _moved(game)
     game.observe(moved)
     assert game.verdict is not None and game.verdict.seat == 1
     bots.go()  # seat 1 splits, as its bot decides: nothing it did on the table says how
-    state = game.state
+    state = game.open.state
     assert state.history[-1].TYPE == "split"
     game.observe(moved)
     assert game.verdict is not None and game.verdict.seat == 0
@@ -162,7 +162,7 @@ def test_a_revoke_is_settled_by_the_host_not_by_the_offender() -> None:
 def test_only_the_host_gives_a_ruling(tmp_path: Path) -> None:
     game = LiveGame(EventLog(tmp_path / "log.sqlite3"))
     game.start("trickoftherails", {"players": 5, "hands": "table"}, seed=1)
-    game.state = state = _revoked()
+    game.opened().state = state = _revoked()
     with pytest.raises(Refused, match="only the host decides settle_revoke"):
         game.act(Asker.at(1), {"type": "settle_revoke", "remedy": "waive"})
     game.act(Asker.host(), {"type": "settle_revoke", "remedy": "waive"})

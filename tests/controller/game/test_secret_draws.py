@@ -86,7 +86,7 @@ def test_a_secret_shorter_than_128_bits_is_refused() -> None:
 def test_a_live_game_has_no_seed_and_draws_from_its_secret(tmp_path: Path) -> None:
     game = LiveGame(EventLog(tmp_path / "log.sqlite3"))
     state = game.start("trickoftherails", {"players": 4})
-    record = game.record
+    record = game.opened().record
     assert record is not None and record.seed is None and not record.reproducible_seed
     with sqlite3.connect(tmp_path / "log.sqlite3") as db:
         assert db.execute("SELECT seed FROM games").fetchall() == [(None,)]
@@ -131,8 +131,8 @@ def test_no_audience_sees_the_secret_and_the_host_gets_it_once_the_game_is_over(
                     headers=HOST)  # fmt: skip
     assert r.status_code == 200, r.text
     game = control.owner.game
-    assert game.record is not None
-    game_id = game.record.id
+    assert game.open is not None
+    game_id = game.open.record.id
     secret = control.reader.secret(game_id)
     assert secret is not None
     audiences: dict[str, dict[str, str]] = {"host": HOST, "spectator": {}}
@@ -153,7 +153,7 @@ def test_no_audience_sees_the_secret_and_the_host_gets_it_once_the_game_is_over(
     seen.append(("venue state", json.dumps(table_state(snapshot, {}, venue="v", table="t", at=0))))
     for event in control.reader.events(game_id):
         payload = event_payload(event, prev=0, table="t", game="trickoftherails",
-                                viewer=game.state, players=3, sent=0.0)  # fmt: skip
+                                viewer=game.open.state, players=3, sent=0.0)  # fmt: skip
         seen.append((f"venue event {event.id}", json.dumps(payload)))
     for where, text in seen:
         for spelt in _texts(secret):
@@ -169,12 +169,14 @@ def test_no_audience_sees_the_secret_and_the_host_gets_it_once_the_game_is_over(
 def test_the_computers_search_gets_no_secret(tmp_path: Path) -> None:
     game = LiveGame(EventLog(tmp_path / "log.sqlite3"))
     game.start("trickoftherails", {"players": 3})
-    assert game.state is not None and game.record is not None
-    secret = game.log.secret(game.record.id)
+    assert game.open is not None
+    secret = game.log.secret(game.open.record.id)
     assert secret is not None
-    sent = pickle.dumps((game.state.fork(history=True), game.deck.search_seed(game.moves)))
+    sent = pickle.dumps(
+        (game.open.state.fork(history=True), game.open.deck.search_seed(game.moves))
+    )
     assert secret not in sent and all(t.encode() not in sent for t in _texts(secret))
-    assert game.state.seed == 0  # no seed: the engine draws nothing, the search samples
+    assert game.open.state.seed == 0  # no seed: the engine draws nothing, the search samples
 
 
 def test_a_game_started_with_a_seed_says_its_draws_are_predictable(control: BareTable) -> None:
@@ -190,10 +192,10 @@ def test_a_game_started_with_a_seed_says_its_draws_are_predictable(control: Bare
 
 def _plug_pulled_before_the_draws(log: EventLog, game: LiveGame) -> State:
     """Off the Rails: the first move on disk, then the service killed before its draws."""
-    state = game.state
-    assert state is not None and game.record is not None
+    state = game.opened().state
+    assert state is not None
     state.apply({"type": "choose_side", "side": "north"})
-    log.append(game.record.id, [action_entry(0, state.history[-1])])
+    log.append(game.opened().record.id, [action_entry(0, state.history[-1])])
     assert state.current_player == CHANCE
     return state
 
@@ -211,12 +213,12 @@ def test_a_restart_draws_what_the_secret_says(tmp_path: Path) -> None:
     game = LiveGame(log)
     game.start("offtherails", {"players": 2})
     state = _plug_pulled_before_the_draws(log, game)
-    expected = _drawn(game.deck, state.fork(history=True))
+    expected = _drawn(game.opened().deck, state.fork(history=True))
     again = LiveGame(EventLog(tmp_path / "log.sqlite3"))
-    assert again.resume() and again.state is not None
-    assert isinstance(again.deck, SecretDeck) and again.deck == game.deck
-    assert again.state.history[-len(expected) :] == expected and len(expected) > 1
-    logged = moves(again.log.events(game.record.id))  # type: ignore[union-attr]
+    assert again.resume()
+    assert isinstance(again.opened().deck, SecretDeck) and again.opened().deck == game.opened().deck
+    assert again.opened().state.history[-len(expected) :] == expected and len(expected) > 1
+    logged = moves(again.log.events(game.open.record.id))  # type: ignore[union-attr]
     assert [m.action for m in logged[-len(expected) :]] == [a.to_json() for a in expected]
 
 
@@ -250,16 +252,16 @@ def test_an_older_log_with_only_a_seed_is_migrated_and_draws_as_before(tmp_path:
             db.execute("INSERT INTO events VALUES (?, 1, ?, ?, ?, ?)",
                        (e.id, e.at, e.seat, e.kind.value, json.dumps(e.data)))  # fmt: skip
     again = LiveGame(EventLog(old))
-    assert again.resume() and again.record is not None and again.record.seed == 7
-    assert again.deck == SeededDeck(7) and again.state is not None
-    assert again.state.history[-len(expected) :] == expected
+    assert again.resume() and again.open is not None and again.open.record.seed == 7
+    assert again.opened().deck == SeededDeck(7)
+    assert again.opened().state.history[-len(expected) :] == expected
     with sqlite3.connect(old) as db:
         assert db.execute("PRAGMA user_version").fetchone() == (2,)
         seed = [c for c in db.execute("PRAGMA table_info(games)") if c[1] == "seed"]
         assert seed[0][3] == 0  # may be NULL now
         assert db.execute("PRAGMA foreign_key_check").fetchall() == []
     again.start("offtherails", {"players": 2})  # the migrated log takes a secret game
-    assert again.record.seed is None and again.log.secret(again.record.id) is not None
+    assert again.open.record.seed is None and again.log.secret(again.open.record.id) is not None
 
 
 def test_a_finished_games_record_replays_and_its_draws_are_checked(
@@ -269,8 +271,8 @@ def test_a_finished_games_record_replays_and_its_draws_are_checked(
 
     game = LiveGame(EventLog(tmp_path / "log.sqlite3"))
     game.start("trickoftherails", {"players": 3})
-    assert game.record is not None
-    game_id = game.record.id
+    assert game.open is not None
+    game_id = game.open.record.id
     game.end()
     record = game.log.record_json(game_id)
     path = tmp_path / "record.json"

@@ -123,8 +123,8 @@ def test_sensors_alone_ask_the_seat_for_a_tiles_face_and_the_camera_reads_it(
         seat = state.current_player
         assert seat is not None and seat >= 0
         game.act(Asker.at(seat), choose(state, rng).to_json())
-    assert game.referee is not None
-    table = game.referee.table_of(state)
+    assert game.open is not None
+    table = game.open.referee.table_of(state)
     game.observe(Observation.exact(TableObservation.of(table), NAMES))  # a camera
     square = next(a for a in state.legal_actions() if a.TYPE == "turn_up").to_json()["square"]
     game.act(Asker.at(0), {"type": "turn_up", "square": square})

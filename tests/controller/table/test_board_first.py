@@ -19,7 +19,7 @@ from rules.registry import game_named, new_game
 
 
 def _rows(service: TableService) -> list[tuple[EventKind, str]]:
-    record = service.game.record
+    record = service.game.opened().record
     assert record is not None
     return [
         (e.kind, str(e.data.get("kind", ""))) for e in service.log.events(record.id, limit=100_000)
@@ -86,13 +86,13 @@ def test_magnets_are_felt_and_a_certain_move_applied_before_the_camera_sees_it(
             assert (EventKind.ALERT, "") not in written, written
             _camera_catches_up(service)
             assert service.game.felt == (), "felt squares stay marked after the camera saw them"
-            if service.game.state is None or service.game.state.is_over:
+            if service.game.open is None or service.game.open.state.is_over:
                 break
             if felt_early and applied_early >= wanted and bots.stats.mistakes_alerted >= 2:
                 break
         assert felt_early >= 1 and applied_early >= wanted, (felt_early, applied_early)
         assert bots.stats.mistakes_alerted >= 2 and bots.stats.mistakes_applied == 0
-        record, live = service.game.record, service.game.state
+        record, live = service.game.opened().record, service.game.opened().state
         assert record is not None and live is not None
         assert service.log.replay(record).to_json() == live.to_json()
     finally:

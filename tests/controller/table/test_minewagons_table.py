@@ -95,7 +95,7 @@ def _race(tmp_path: Path, players: int, seed: int, camera: str, board: str) -> T
     service.start(thread=False)
     deadline = time.monotonic() + 120
     try:
-        while service.game.record is not None and time.monotonic() < deadline:
+        while service.game.open is not None and time.monotonic() < deadline:
             service.owner.pump()
             service.tick()
             time.sleep(0.002)
@@ -111,7 +111,7 @@ def test_the_race_plays_to_its_end_with_the_sensor_board_alone(
     """With the camera off no tile shows: the bots say them on a phone (a tile's face too, when
     asked), wagons are felt; the race used to stall before its first move."""
     service = _race(tmp_path, players, 3, camera="none", board="simulated")
-    assert service.game.record is None, "the race did not end"
+    assert service.game.open is None, "the race did not end"
     bots = service.inputs.bots
     assert bots is not None and bots.stats.played > 10 and bots.stats.said > 10
     (record,) = EventLog(tmp_path / "railtable.sqlite3").games()

@@ -22,7 +22,7 @@ async def _play(service: TableService, seconds: float, moves: int, applied: int 
         await asyncio.sleep(service.settings.tick_s)
         bots = service.inputs.bots
         if bots is not None and bots.stats.played >= moves and bots.stats.mistakes_alerted:
-            record = service.game.record
+            record = service.game.opened().record
             seen = 0
             if applied and record is not None:
                 seen = sum(
@@ -52,7 +52,7 @@ def test_bots_play_on_the_simulated_table_and_the_referee_follows(tmp_path: Path
         assert bots is not None
         assert service.inputs.health.camera.state == "calibrated"
         assert service.inputs.health.board.state == "connected"
-        record = service.game.record
+        record = service.game.opened().record
         assert record is not None
         events = service.log.events(record.id, limit=100_000)
         verdicts = [e.data["kind"] for e in events if e.kind is EventKind.VERDICT]
@@ -65,7 +65,7 @@ def test_bots_play_on_the_simulated_table_and_the_referee_follows(tmp_path: Path
             and e.data["kind"] == "applied"
             and any(a.get("type") == "wrong" for a in e.data["actions"])
         ]
-        live = service.game.state
+        live = service.game.opened().state
         assert live is not None
         assert service.log.replay(record).to_json() == live.to_json()  # the log is the state
     finally:
@@ -127,11 +127,11 @@ def test_a_seat_button_ends_its_action_phase(tmp_path: Path) -> None:
 
     async def press() -> None:
         factory.pin(5).drive_low()
-        await _until(service, lambda: service.game.state.history[-1].TYPE != "choose_side", 5)  # type: ignore[union-attr]
+        await _until(service, lambda: service.game.open.state.history[-1].TYPE != "choose_side", 5)  # type: ignore[union-attr]
 
     try:
         asyncio.run(press())
-        state = service.game.state
+        state = service.game.opened().state
         assert state is not None
         assert any(a.TYPE == "end_actions" for a in state.history)
     finally:
@@ -151,14 +151,14 @@ def test_a_whole_game_on_the_simulated_table(tmp_path: Path) -> None:
                                mistake_rate=0.1)  # fmt: skip
     service = TableService(settings)
     service.start(thread=False)
-    record_id = service.game.record.id if service.game.record else 0
+    record_id = service.game.open.record.id if service.game.open else 0
     try:
         idle, moves = 0, -1
-        while service.game.record is not None and idle < 200:  # a stall: the game never ends
+        while service.game.open is not None and idle < 200:  # a stall: the game never ends
             service.owner.pump()
             service.tick()
             _board_caught_up(service)
-            now = len(service.game.state.history) if service.game.state else moves
+            now = len(service.game.open.state.history) if service.game.open else moves
             idle, moves = (idle + 1, moves) if now == moves else (0, now)
     finally:
         service.stop()
@@ -219,8 +219,8 @@ def test_lifting_a_minecart_lights_where_it_may_go(tmp_path: Path) -> None:
     from controller.game.access import Asker
 
     service.game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
-    assert service.game.state is not None and service.game.referee is not None
-    data = service.game.state.to_json()
+    assert service.game.open is not None
+    data = service.game.open.state.to_json()
     straight = {"tile": {"exits": "NS", "shape": "straight", "kind": "straight_t"}}
     for square in ("F11", "F10", "F9"):
         set_path(data, f"board.{square}", straight)
@@ -232,8 +232,8 @@ def test_lifting_a_minecart_lights_where_it_may_go(tmp_path: Path) -> None:
     }.items():
         set_path(data, path, value)  # fmt: skip
     state = state_from_json(data)
-    service.game.state = state
-    service.game.table = service.game.referee.table_of(state)
+    service.game.open.state = state
+    service.game.open.table = service.game.open.referee.table_of(state)
     asked: list[dict[Square, object]] = []
 
     class Link:
@@ -245,7 +245,7 @@ def test_lifting_a_minecart_lights_where_it_may_go(tmp_path: Path) -> None:
     try:
         service.lights.show_destinations(Observation(mode, views), Link())
         assert asked, "no LEDs were asked for"
-        layout = service.game.info.layout(state.options)  # type: ignore[union-attr]
+        layout = service.game.open.info.layout(state.options)
         sensor = layout.location("F9").sensor
         assert sensor is not None and Square(*sensor) in asked[-1]
     finally:
@@ -286,14 +286,14 @@ def test_a_restart_keeps_the_last_games_end_screen_until_the_host_starts_another
     settings = ServiceSettings(data_dir=tmp_path, pin="1234", players=2, seed=4, camera="none")
     first = TableService(settings)
     first.start(thread=False)
-    assert first.game.record is not None and first.inputs.physical is not None  # the default game
+    assert first.game.open is not None and first.inputs.physical is not None  # the default game
     first.game.end()
     shown = first.game.finished
     first.stop()
     again = TableService(settings)
     again.start(thread=False)
     try:
-        assert again.game.record is None and again.game.state is None  # no game started
+        assert again.game.open is None  # no game started
         assert again.game.finished == shown and shown is not None
         assert shown["reason"] == "ended by the host" and len(shown["scores"]) == 2
         assert again.inputs.physical is None and again.status()["board"]["state"] == "waiting"

@@ -54,7 +54,7 @@ def _play_until_seat(game: LiveGame, seat: int) -> None:
     """The bots' moves for the players until it is `seat`'s turn."""
     rng = random.Random(1)
     for _ in range(40):
-        state = game.state
+        state = game.opened().state
         assert state is not None
         if state.current_player == seat:
             return
@@ -81,13 +81,13 @@ def test_the_table_says_whose_turn_a_wrong_move_and_who_won(tmp_path: Path) -> N
         _play_until_seat(game, 1)
         wait_until(lambda: "Bob, your turn" in speaker.lines, what=speaker.lines)
         # a minecart laid where none may go: an alert naming the square
-        assert game.referee is not None and game.state is not None
-        wrong = dict(game.referee.table_of(game.state))
-        catalogue = game.info.catalogue()  # type: ignore[union-attr]
+        assert game.open is not None
+        wrong = dict(game.open.referee.table_of(game.open.state))
+        catalogue = game.open.info.catalogue()
         cart = next(e.piece for e in catalogue.entries if e.piece.kind == "minecart")
         wrong["F6"] = (PlacedPiece(cart),)
-        assert game.info is not None
-        names = [loc.name for loc in game.info.layout(game.state.options).locations]
+        assert game.open is not None
+        names = [loc.name for loc in game.open.info.layout(game.open.state.options).locations]
         verdict = game.observe(Observation.exact(TableObservation.of(wrong), names))
         assert verdict is not None and verdict.kind.value == "alert"
         wait_until(lambda: "Not a legal move at F6" in speaker.lines, what=speaker.lines)

@@ -66,7 +66,7 @@ def test_no_message_holds_a_hand_or_the_seed(
     private_after: list[tuple[int, set[str]]] = []
 
     def note(live: LiveGame) -> None:
-        private_after.append((live.log.last_id(), _private(live.state)))
+        private_after.append((live.log.last_id(), _private(live.opened().state)))
 
     try:
         table.owner.call_sync(note)

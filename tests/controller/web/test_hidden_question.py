@@ -37,9 +37,9 @@ def _collide(game: LiveGame) -> None:
     """Lay the game out just before Ann's red minecart runs into Bob's green one (a ruby and a
     gold aboard), then let the table show the move: Bob is asked to split in secret."""
     state = _collision()
-    game.state = state
-    assert game.referee is not None
-    game.table = game.referee.table_of(state)
+    game.opened().state = state
+    assert game.open is not None
+    game.open.table = game.open.referee.table_of(state)
     verdict = game.observe(_moved(game))
     assert verdict is not None and verdict.kind is VerdictKind.NEEDS_INPUT and verdict.hidden
     assert verdict.seat == 1
