@@ -28,8 +28,7 @@ from controller.game.access import Asker, Refusal, Refused, own_seat
 from controller.game.live import LiveGame
 from controller.game.owner import GameOwner
 from controller.game.search_process import SearchFailed, SearchProcess
-from controller.words.hints import hint_why
-from rules.ai.player import Decision, Level, decide
+from rules.ai.player import Decision, Level, decide, why_line
 from rules.ai.search import Budget
 from rules.core import Action, State
 
@@ -250,7 +249,7 @@ class ComputerPlayers:
         def done(decision: Decision) -> None:
             self.stats.hints += 1
             move = decision.action.words(book.words.name)
-            why = hint_why(decision.result, book.words)
+            why = why_line(decision.result, book.words.place, book.words.seat)
             answer.set_result(Hint(seat, move, why, decision.action.to_json()))
 
         seed = opened.deck.search_seed(game.moves) ^ 0x5EED

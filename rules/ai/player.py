@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -126,16 +127,21 @@ def decide(
         game_named(state.GAME).heuristic,
         level_settings(settings, level),
     )
-    return Decision(result.action, _why(result), result)
+    return Decision(result.action, why_line(result), result)
 
 
-def _why(result: Result) -> str:
-    """One line for a hint: what the move is expected to gain against the next best."""
-    if not result.options or result.iterations == 0:
+def why_line(
+    result: Result | None,
+    named: Callable[[str], str] | None = None,
+    seats: Callable[[int], str] | None = None,
+) -> str:
+    """One line for a hint: what the move is expected to gain against the next best (its
+    moves said with the game's names, `named` and `seats`, where given)."""
+    if result is None or not result.options or result.iterations == 0:
         return "the only move allowed now"
     best = result.options[0]
     line = f"wins about {best.value:.0%} of {result.iterations} games played on from here"
     if len(result.options) > 1:
         runner = result.options[1]
-        line += f"; the next best ({runner.action.words()}) about {runner.value:.0%}"
+        line += f"; the next best ({runner.action.words(named, seats)}) about {runner.value:.0%}"
     return line
