@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,21 +30,9 @@ class Book:
     @staticmethod
     def of(info: Game[Any] | None, seats: Sequence[str] = (), plain: bool = False) -> Book:
         """A game's book; `plain` keeps the rules' ids for places and cards (the referee's own
-        account, as scenarios and logs for developers quote it)."""
-        if info is None:
-            return Book(seats=tuple(seats))
-        entries = info.catalogue().entries
-        names: dict[str, str] = {}
-        if not plain:
-            names.update(
-                (e.piece.identity, e.label)
-                for e in entries
-                if e.piece.kind in CARD_KINDS and e.label
-            )
-            names.update(info.words.cards)
-            names.update(info.words.places)
-        codec = info.state_class.CODEC
-        return Book(names, tuple(seats), {e.piece: e for e in entries}, codec.parse)
+        account, as scenarios and logs for developers quote it). Kept for the same game and
+        players: every snapshot asks for it."""
+        return _book(info, tuple(seats), plain)
 
     # ---- names
     def name(self, identity: str) -> str:
@@ -140,6 +129,22 @@ class _Seats(dict[str, str]):
         if key.startswith("seat") and key[4:].isdigit():
             return self.book.seat(int(key[4:]))
         return "{" + key + "}"
+
+
+@functools.lru_cache(maxsize=64)
+def _book(info: Game[Any] | None, seats: tuple[str, ...], plain: bool) -> Book:
+    if info is None:
+        return Book(seats=seats)
+    entries = info.catalogue().entries
+    names: dict[str, str] = {}
+    if not plain:
+        names.update(
+            (e.piece.identity, e.label) for e in entries if e.piece.kind in CARD_KINDS and e.label
+        )
+        names.update(info.words.cards)
+        names.update(info.words.places)
+    codec = info.state_class.CODEC
+    return Book(names, seats, {e.piece: e for e in entries}, codec.parse)
 
 
 def the(words: str) -> str:
