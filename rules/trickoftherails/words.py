@@ -70,6 +70,12 @@ CARD_NAMES = {
     if card.kind is Kind.RAILWAY and card.company is not None
 }
 
+# The companies as printed on their cards ("the B&O railway", not "the bo railway").
+COMPANIES_SAID = {company.value: name for company, name in COMPANY_NAMES.items()}
+
 WORDS = GameWords(
-    places=PLACES, cards=CARD_NAMES, options=OPTIONS, ended="the last trick is played"
+    places=PLACES,
+    cards={**CARD_NAMES, **COMPANIES_SAID},
+    options=OPTIONS,
+    ended="the last trick is played",
 )
