@@ -245,11 +245,6 @@ def _view(data: Mapping[str, Any], book: Book) -> str:
     return "something unseen"
 
 
-def options_said(options: Sequence[Mapping[str, Any]], book: Book) -> list[str]:
-    """Each option of a question in words."""
-    return [_option(o, book) for o in options]
-
-
 def plain_line(verdict: Verdict, info: Game[Any] | None) -> str:
     """The referee's own account of a verdict: the rules' ids for places and seats."""
     return verdict_line(verdict, Book.of(info, plain=True))
