@@ -7,7 +7,7 @@ each option's, instruction's and wrong location's `text`, and the places' and se
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from controller.referee.verdict import Reason, Verdict, VerdictKind, Wrong
