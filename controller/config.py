@@ -25,6 +25,7 @@ from controller.venue.settings import (
     parse_broker,
     venue_settings,
 )
+from controller.words.language import Language, language_setting
 from rules.core import BadOptions, resolve_options
 from rules.registry import GAMES, game_named
 from vision.camera_module import CameraSettings, Mains, camera_number
@@ -57,8 +58,11 @@ class Config:
     options: Mapping[str, Any] = field(default_factory=dict)
     seed: int | None = None  # tests and demos only: the draws predictable; None: a secret
     bots: bool = True
+    bot_pace_s: float = 6.0  # the simulated table: a bot's go this often (a person's pace: a demo
+    # game of 5 to 15 minutes)
     ai_iterations: int = 0  # a computer player's search in iterations; 0: its level's time
     speech: Speech = Speech.AUTO  # the table speaks (docs/configuration.md)
+    language: Language = Language.EN  # the table's voice speaks it (docs/translating.md)
     gpio: GpioPins = field(default_factory=GpioPins)
     venue: VenueSettings | None = None  # the venue's broker (docs/venue.md); None: none
     trusted_proxies: tuple[str, ...] = ()  # whose X-Forwarded-For names the client
@@ -194,7 +198,9 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "port": _whole(1, 65535),
         "pin": _pin,
         "bots": _yes_no,
+        "bot_pace_s": _number(0.05, 60, " seconds"),
         "speech": lambda key, value: _checked(speech_setting, key, value),
+        "language": lambda key, value: _checked(language_setting, key, value),
     },
     "camera": {
         "source": check_camera_source,
@@ -277,8 +283,10 @@ def _config(data: Mapping[str, Any], path: Path) -> Config:
         port=values.get("table.port", 8080),
         pin=values.get("table.pin", ""),
         bots=values.get("table.bots", True),
+        bot_pace_s=values.get("table.bot_pace_s", Config.bot_pace_s),
         ai_iterations=values.get("ai.iterations", 0),
         speech=values.get("table.speech", Speech.AUTO),
+        language=values.get("table.language", Language.EN),
         camera=values.get("camera.source", "simulated"),
         camera_settings=_camera_settings(values),
         board=values.get("board.url", "simulated"),

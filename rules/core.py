@@ -19,11 +19,12 @@ import types
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Final, Self, TypeVar, Union, final
 
-from rules.said import said, word
+from rules.said import Say, plain, said, same, word
 
 JsonDict = dict[str, Any]
 
@@ -172,27 +173,22 @@ class Action:
         self,
         named: Callable[[str], str] | None = None,
         seats: Callable[[int], str] | None = None,
+        say: Say = same,
     ) -> str:
         """What a player reads on the phone: `WORDS` filled in with the fields, else the type
         and its values in plain words. `named` gives players' name for an id (a place, a card);
         `{field:a}` in `WORDS` puts "a" or "an" before the value, `{seat:seat}` names the seat
-        (by `seats`, else "seat 2")."""
+        (by `seats`, else "seat 2"); `say` gives a line in the reader's language."""
         data = {k: word(said(v, named).replace("_", " "), seats) for k, v in self.to_json().items()}
         if self.WORDS:
-            return self.WORDS.format(**data)
+            return say(self.WORDS).format(**data)
         values = [v for k, v in data.items() if k != "type"]
         return data["type"] + (": " + ", ".join(values) if values else "")
 
     def describe(self) -> str:
         """Short human text: `place_tile(square=F7, exits=NS)`."""
-        args = ", ".join(f"{k}={_plain(v)}" for k, v in self.to_json().items() if k != "type")
+        args = ", ".join(f"{k}={plain(v)}" for k, v in self.to_json().items() if k != "type")
         return f"{self.TYPE}({args})"
-
-
-def _plain(v: Any) -> str:
-    if isinstance(v, list):
-        return "[" + ",".join(_plain(x) for x in v) + "]"
-    return str(v)
 
 
 def _to_json_value(v: Any) -> Any:
@@ -278,12 +274,20 @@ class ActionCodec:
 
 @dataclass(frozen=True)
 class Option:
-    """One game option: name, default, the values it may take, and the rule text it settles."""
+    """One game option: name, default, the values it may take, and the rule text it settles.
+    `players`: the player counts it means anything for (None: every count); `main`: in the
+    host's short form (else folded under more options); `offered`: where any value of its type
+    is taken (a board's file), the values a host picks from; `needs`: another option's name and
+    the value it must have for this one to mean anything (a variant's own setting)."""
 
     name: str
     default: Any
     choices: tuple[Any, ...] | None = None
     doc: str = ""
+    players: tuple[int, ...] | None = None
+    main: bool = False
+    offered: tuple[Any, ...] | None = None
+    needs: tuple[str, Any] | None = None
 
     def check(self, value: Any) -> Any:
         """The value if this option may take it (type-exactly: 1 is not true); else BadOptions
@@ -325,6 +329,15 @@ _NO_SNAPSHOT: Final = object()
 """The undo record of a step taken by `State.advance`: there is nothing to restore."""
 
 
+def may_explain(action: Action, changed: AbstractSet[str], known: AbstractSet[str]) -> bool:
+    """Whether `action` may explain a change seen at `changed` (`State.legal_actions_naming`):
+    it does not show on the table, names no location, one that changed, or none of `known`."""
+    if action.VISIBILITY is not Visibility.TABLE:
+        return True
+    named = action.locations()
+    return not named or not changed.isdisjoint(named) or known.isdisjoint(named)
+
+
 class State(ABC):
     """A game in progress. Subclasses implement the `_hooks`; the public methods are shared.
 
@@ -361,6 +374,15 @@ class State(ABC):
     def legal_actions(self) -> list[Action]:
         """Every action the current player (or chance) may take now."""
 
+    def legal_actions_naming(
+        self, changed: AbstractSet[str], known: AbstractSet[str]
+    ) -> list[Action]:
+        """`legal_actions()` less the actions that show on the table (`Visibility.TABLE`) and
+        name locations of `known`, none of them in `changed`: the actions that could explain a
+        change seen at `changed` (the referee asks at every node it searches), in
+        `legal_actions`' order. A game with many placements may override it to list fewer."""
+        return [a for a in self.legal_actions() if may_explain(a, changed, known)]
+
     @abstractmethod
     def _apply(self, action: Action) -> None:
         """Carry out a legal action (legality already checked)."""
@@ -378,6 +400,11 @@ class State(ABC):
     def score_parts(self) -> list[list[tuple[str, float]]]:
         """How each seat's score is made up, in words and points; they add up to `scores()`."""
         return [[("points", score)] for score in self.scores()]
+
+    def provisional_parts(self) -> list[set[str]]:
+        """Per seat, which of `score_parts()` (by their words) are only provisional: counted as
+        things stand, but decided at the game's end (none by default; none once it is over)."""
+        return [set() for _ in self.scores()]
 
     @abstractmethod
     def _state_json(self) -> JsonDict:
@@ -651,10 +678,18 @@ class GameWords:
     location id that is not already its printed name (a card slot "lane.3": "trick lane space
     4"); a card's name is its catalogue label unless `cards` names it more shortly.
     `seat_colour(state, seat)` is the colour name of the seat's own pieces, where the game gives
-    a seat pieces of one colour (else None); `ended`, why a finished game ended."""
+    a seat pieces of one colour (else None); `ended`, why a finished game ended.
+    `pieces` names a piece (by its text, `tile:straight_t:straight`) as a player would, with the
+    words for each of its rotations, where its catalogue label is a code the referee's own
+    account keeps ("junction L-T"); `hidden` says a draw kept from a phone by its action type
+    ("draw": "a card"); `end(state, seats)`, why a finished game ended naming its players
+    (`seats` says a seat by its player's name), where the state's own reason names a colour."""
 
     places: Mapping[str, str] = dataclasses.field(default_factory=dict)
     cards: Mapping[str, str] = dataclasses.field(default_factory=dict)  # shorter than labels
     options: Mapping[str, OptionWords] = dataclasses.field(default_factory=dict)
     seat_colour: Callable[[Any, int], str | None] | None = None
     ended: str = "the game is over"  # why a game ends, where its state does not say
+    pieces: Mapping[str, tuple[str, tuple[str, ...]]] = dataclasses.field(default_factory=dict)
+    hidden: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    end: Callable[[Any, Callable[[int], str]], str | None] | None = None

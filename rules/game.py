@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from rules.ai.hooks import Heuristic
@@ -17,6 +18,25 @@ from rules.core import Action, GameWords, Option, State
 from rules.physical import Catalogue, Layout, Table
 
 S = TypeVar("S", bound=State)
+
+
+@dataclass(frozen=True)
+class Good:
+    """A thing on a location that carries no marker, as everyone may see it: `kind` ("jewel" on
+    a deposit, "hold" in a minecart, "die"), `identity` ("ruby"; "speed"), `count` (how many; a
+    die's face)."""
+
+    kind: str
+    identity: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Goods:
+    """What lies on one location with no marker (`items`) and the same in players' words."""
+
+    items: tuple[Good, ...]
+    words: str
 
 
 class Game(ABC, Generic[S]):
@@ -61,6 +81,13 @@ class Game(ABC, Generic[S]):
         slot, then the trick is resolved), from the state before it; None where that is the
         table after the action, as it is in every game that does not override this."""
         return None
+
+    def goods(self, state: S) -> Mapping[str, Goods]:
+        """What lies on each location that the camera does not read and everyone may see
+        (jewels on a deposit and in a minecart's hold, a speed die): drawn and said on the
+        phones. Nothing private: a game whose hidden part lies on the table leaves it out. None
+        in a game that does not override this."""
+        return {}
 
     @abstractmethod
     def candidates(self, state: S) -> Iterable[Action]:

@@ -88,9 +88,9 @@ CONTROLLER_MAY_IMPORT: dict[str, set[str]] = {
     "vision_bridge": set(),
     "simulated": {"game", "referee", "vision_bridge"},
     "venue": {"game", "referee", "words"},
-    "table": {"game", "referee", "simulated", "vision_bridge", "venue"},
-    "api": {"game", "referee"},
-    "config": {"table", "venue"},
+    "table": {"game", "referee", "simulated", "vision_bridge", "venue", "words"},
+    "api": {"game", "referee", "words"},
+    "config": {"table", "venue", "words"},
     "tools": {"config", "table", "game", "referee", "vision_bridge", "venue"},
     "serve": {"api", "table", "config"},
     "bench": {

@@ -15,9 +15,10 @@ import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np  # imported where a frame is turned: the configuration loads this module
 
 PICAMERA2 = "picamera2"  # `[camera] source`: camera 0; "picamera2:1" the second one
 INSTALL_ADVICE = (
@@ -138,6 +139,7 @@ def to_bgr(image: np.ndarray, pixel_format: str, width: int | None = None) -> np
     where the array's channels contradict the format, by the channels: 4 is the X variant of the
     same order), padding beyond `width` cut off. ValueError for a format we cannot read."""
     import cv2
+    import numpy as np
 
     if image.ndim != 3 or image.shape[2] not in (3, 4):
         raise ValueError(f"the camera gives {image.shape} arrays in {pixel_format}, not colour")

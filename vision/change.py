@@ -78,9 +78,12 @@ def compare(
     `level_log`. A location that differs raw but not after this is only re-lit.
     """
     n = len(boxes.names)
-    refs = [boxes.patch(ref, i).astype(np.float32) + 1.0 for i in range(n)]
-    curs = [boxes.patch(cur, i).astype(np.float32) + 1.0 for i in range(n)]
-    log_gain = np.array([np.log(c.mean() / r.mean()) for r, c in zip(refs, curs, strict=True)])
+    groups = _same_shapes(boxes)
+    refs = [_stack(ref, boxes, idx) for idx in groups]
+    curs = [_stack(cur, boxes, idx) for idx in groups]
+    log_gain = np.zeros(n)
+    for idx, r, c in zip(groups, refs, curs, strict=True):
+        log_gain[idx] = np.log(c.mean(axis=(1, 2)) / r.mean(axis=(1, 2)))
     cx = (boxes.x0 + boxes.x1) / 2.0
     cy = (boxes.y0 + boxes.y1) / 2.0
     design = np.column_stack([np.ones(n), cx / max(1.0, cx.max()), cy / max(1.0, cy.max())])
@@ -93,30 +96,56 @@ def compare(
         coef, *_ = np.linalg.lstsq(design[keep], log_gain[keep], rcond=None)
         fitted = design @ coef
         keep = np.abs(log_gain - fitted) < 0.1
-    changed: set[str] = set()
-    relit: set[str] = set()
-    for i, name in enumerate(boxes.names):
-        r, c = refs[i], curs[i] / float(np.exp(fitted[i]))
-        raw = np.count_nonzero(np.abs(curs[i] - r) > t.raw_level) > t.raw_fraction * r.size
-        if _really_changed(r, c, t):
-            changed.add(name)
-        elif raw:
-            relit.add(name)
+    really = np.zeros(n, dtype=bool)
+    raw = np.zeros(n, dtype=bool)
+    for idx, r, c in zip(groups, refs, curs, strict=True):
+        size = r[0].size
+        raw[idx] = np.count_nonzero(np.abs(c - r) > t.raw_level, axis=(1, 2)) > (
+            t.raw_fraction * size
+        )
+        gain = np.exp(fitted[idx]).astype(np.float32)
+        really[idx] = _really_changed(r, c / gain[:, None, None], t)
+    changed = {name for name, yes in zip(boxes.names, really, strict=True) if yes}
+    relit = {name for name, yes, no in zip(boxes.names, raw, really, strict=True) if yes and not no}
     return Comparison(frozenset(changed), frozenset(relit), float(np.exp(np.median(fitted))))
 
 
-def _really_changed(r: NDArray[np.float32], c: NDArray[np.float32], t: ChangeThresholds) -> bool:
-    mr, mc = float(r.mean()), float(c.mean())
-    if abs(np.log(mc / mr)) > t.level_log:
-        return True
+def _same_shapes(boxes: CellBoxes) -> list[IntArray]:
+    """The locations grouped by the shape of their boxes (indices), to be compared together."""
+    shapes: dict[tuple[int, int], list[int]] = {}
+    heights, widths = boxes.y1 - boxes.y0, boxes.x1 - boxes.x0
+    for i, shape in enumerate(zip(heights.tolist(), widths.tolist(), strict=True)):
+        shapes.setdefault(shape, []).append(i)
+    return [np.array(idx, dtype=np.intp) for idx in shapes.values()]
+
+
+def _stack(img: Image, boxes: CellBoxes, idx: IntArray) -> NDArray[np.float32]:
+    """The boxes `idx` (all of one shape) of `img`, one above another, as float32 plus one."""
+    h = int(boxes.y1[idx[0]] - boxes.y0[idx[0]])
+    w = int(boxes.x1[idx[0]] - boxes.x0[idx[0]])
+    rows = boxes.y0[idx][:, None, None] + np.arange(h)[None, :, None]
+    cols = boxes.x0[idx][:, None, None] + np.arange(w)[None, None, :]
+    out: NDArray[np.float32] = img[rows, cols].astype(np.float32) + 1.0
+    return out
+
+
+def _really_changed(
+    r: NDArray[np.float32], c: NDArray[np.float32], t: ChangeThresholds
+) -> NDArray[np.bool_]:
+    """Per location of a stack of patches (location, row, column): whether its pattern or its
+    brightness changed from `r` to `c` (`c` with the light's field divided out)."""
+    mr = r.mean(axis=(1, 2), keepdims=True)
+    mc = c.mean(axis=(1, 2), keepdims=True)
+    level = np.abs(np.log(mc / mr)).ravel() > t.level_log
     floor = t.flat_floor * mr
-    zr = (r - mr) / max(float(r.std()), floor)
-    zc = (c - mc) / max(float(c.std()), floor)
-    moved = np.count_nonzero(np.abs(zr - zc) > t.structure_z)
-    limit = t.structure_fraction * r.size
+    zr = (r - mr) / np.maximum(r.std(axis=(1, 2), keepdims=True), floor)
+    zc = (c - mc) / np.maximum(c.std(axis=(1, 2), keepdims=True), floor)
+    moved = np.count_nonzero(np.abs(zr - zc) > t.structure_z, axis=(1, 2))
+    limit = t.structure_fraction * r[0].size
     if t.structure_cells:
         limit = min(limit, t.structure_cells)
-    return bool(moved > limit)
+    out: NDArray[np.bool_] = level | (moved > limit)
+    return out
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,17 @@ from vision.markers import Image
 
 def chroma(bgr: Image) -> Image:
     """How far each pixel is from neutral grey: the distance of its Cr and Cb from 128."""
-    ycc = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb).astype(np.int16)
-    out: Image = np.abs(ycc[..., 1] - 128) + np.abs(ycc[..., 2] - 128)
+    return chroma_of(cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb))
+
+
+def chroma_of(ycc: Image) -> Image:
+    """`chroma` from the pixels already in YCrCb (8-bit)."""
+    cr = ycc[..., 1].astype(np.int16)
+    cb = ycc[..., 2].astype(np.int16)
+    cr -= 128
+    cb -= 128
+    out: Image = np.abs(cr)
+    out += np.abs(cb)
     return out
 
 

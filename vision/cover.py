@@ -3,6 +3,7 @@ sleeve), a piece beneath the one read, saturated glare, a sticker half hidden by
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +14,15 @@ from vision.colour import Colours, chroma, similar, texture
 from vision.decode_settings import DecodeSettings
 from vision.markers import DetectedMarker, Image
 from vision.readings import MarkerReading
+
+
+def darkest(crop: Image) -> Image:
+    """Each pixel's darkest channel (as `crop.min(axis=2)`, a plane at a time: numpy's
+    reductions over a 3-wide last axis cost ten times as much)."""
+    if crop.ndim == 2:
+        return crop
+    out: Image = np.minimum(np.minimum(crop[..., 0], crop[..., 1]), crop[..., 2])
+    return out
 
 
 @dataclass(frozen=True)
@@ -35,7 +45,13 @@ class CoverTest:
     sticker_scale: float
 
     def sticker_behind(
-        self, cover: Image, wb: Image, luma: Image, bodies: Image, inner: Image
+        self,
+        cover: Image,
+        wb: Image,
+        luma: Image,
+        bodies: Image,
+        inner: Image,
+        colour: Image | None = None,
     ) -> bool:
         """Whether what covers the location is a printed sticker (neutral, black and white) that
         meets a tall piece's silhouette: a marker whose part the tall piece hides, so it does
@@ -49,7 +65,8 @@ class CoverTest:
         )
         if not np.any(cover & (near > 0)):
             return False
-        if float(np.mean(chroma(wb)[cover] <= s.paper_chroma)) < 0.9:
+        colour = chroma(wb) if colour is None else colour
+        if float(np.mean(colour[cover] <= s.paper_chroma)) < 0.9:
             return False
         white = float(np.percentile(luma[inner], 95))
         level = luma[cover]
@@ -68,12 +85,20 @@ class CoverTest:
             cv2.fillConvexPoly(mask, quad, 1)
         return mask.astype(bool)
 
-    def white_bodies(self, crop: Image, found: list[tuple[MarkerReading, DetectedMarker]]) -> Image:
+    def white_bodies(
+        self,
+        crop: Image,
+        found: list[tuple[MarkerReading, DetectedMarker]],
+        low: Image | None = None,
+    ) -> Image:
         """Around each marker read whose piece's body is blown out (a white card, a white
-        piece: the ring just outside its sticker saturated in every channel), its sticker."""
+        piece: the ring just outside its sticker saturated in every channel), its sticker.
+        `low`: the crop's darkest channel (`darkest`), if already worked out."""
         s = self.settings
         mask = np.zeros(crop.shape[:2], np.uint8)
-        low = crop.min(axis=2)
+        if not found:
+            return mask.astype(bool)
+        low = darkest(crop) if low is None else low
         k = self.sticker_scale
         for _, m in found:
             c = m.corners.mean(axis=0)
@@ -88,21 +113,37 @@ class CoverTest:
                 mask |= sticker
         return mask.astype(bool)
 
-    def glare(self, crop: Image, area: Image, local_white: float, pieces: Image) -> bool:
+    def glare(
+        self,
+        crop: Image,
+        area: Image,
+        local_white: float | Callable[[], float],
+        pieces: Image | Callable[[], Image],
+        low: Image | None = None,
+    ) -> bool:
         """Whether saturated glare lies over `area`: a patch blown out in every channel, 3 mm
         wide or more, over `glare_fraction` of it, that is not part of a white piece read
-        (`pieces`: a white card's body is blown out where the mat is not; a patch reaching the
-        sticker of a piece whose body is blown out is that body; glare on a tan tile is not)."""
+        (`pieces`, or a function giving it, asked only when some patch is blown out: a white
+        card's body is blown out where the mat is not; a patch reaching the sticker of a piece
+        whose body is blown out is that body; glare on a tan tile is not). `low`: the crop's
+        darkest channel (`darkest`), if already worked out; `local_white` may be a function
+        giving it, asked only when some pixel is blown out."""
         s = self.settings
-        if local_white >= s.glare_level - 6:
+        low = darkest(crop) if low is None else low
+        blown = low >= s.glare_level
+        if not blown.any():
+            return False  # nothing blown out in every channel: no glare (and no work)
+        white = local_white() if callable(local_white) else local_white
+        if white >= s.glare_level - 6:
             return False  # the mat around is itself blown out: glare cannot be told from it
         # glare blows every channel out over a patch 3 mm wide or more; the noise of a white
         # card, or JPEG's ringing beside a marker's black, saturates only specks
         core = round(3.0 * s.px_per_mm) | 1
-        saturated = cv2.erode(
-            (crop.min(axis=2) >= s.glare_level).astype(np.uint8), np.ones((core, core), np.uint8)
-        ).astype(bool)
-        if pieces.any() and saturated.any():
+        saturated = cv2.erode(blown.astype(np.uint8), np.ones((core, core), np.uint8)).astype(bool)
+        if not saturated.any():
+            return False
+        pieces = pieces() if callable(pieces) else pieces
+        if pieces.any():
             _, labels = cv2.connectedComponents(saturated.astype(np.uint8))
             touching = np.unique(labels[pieces & saturated])
             saturated &= ~np.isin(labels, touching[touching > 0])
@@ -110,13 +151,20 @@ class CoverTest:
         return share > s.glare_fraction
 
     def cover(
-        self, wb: Image, luma: Image, found: list[DetectedMarker], bodies: Image | None = None
+        self,
+        wb: Image,
+        luma: Image,
+        found: list[DetectedMarker],
+        bodies: Image | None = None,
+        colour: Image | None = None,
     ) -> Cover:
         """Pixels of the crop that neither plain mat nor a read piece (nor a tall piece's body,
-        `bodies`, wherever it stands) explains, and those only a piece beneath one read does."""
+        `bodies`, wherever it stands) explains, and those only a piece beneath one read does.
+        `colour`: `chroma(wb)`, if already worked out."""
         s = self.settings
+        colour = chroma(wb) if colour is None else colour
         paper = (
-            (chroma(wb) <= s.paper_chroma)
+            (colour <= s.paper_chroma)
             & (luma >= s.min_brightness * self.mat_white)
             & (texture(luma, 1.2 * s.px_per_mm) <= s.paper_texture)
         )
@@ -158,9 +206,9 @@ class CoverTest:
             under |= self._beneath(wb, own, body_mask, paper, colours)
         beneath = (under > 0) & (explained == 0)
         explained |= under
-        grown = cv2.dilate(explained, np.ones((5, 5), np.uint8))
+        grown = cv2.dilate(explained, np.ones((round(1.4 * s.px_per_mm) | 1,) * 2, np.uint8))
         cover = (grown == 0).astype(np.uint8)
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(1.8 * s.px_per_mm) | 1,) * 2)
         return Cover(cv2.morphologyEx(cover, cv2.MORPH_OPEN, kernel).astype(bool), beneath)
 
     def _beneath(

@@ -4,15 +4,15 @@ not a marker (a hand) covers it, or that it is plain mat."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
 import numpy as np
 
-from vision.colour import balance, chroma, similar, white_balance_gains
-from vision.cover import CoverTest
+from vision.colour import balance, chroma, chroma_of, similar, white_balance_gains
+from vision.cover import CoverTest, darkest
 from vision.decode_settings import DecodeSettings
 from vision.geometry import BoardGeometry, Rect
 from vision.markers import (
@@ -133,8 +133,9 @@ class LocationDecoder:
         self._detector: Any = make_detector(board.family)
         cells = board.family.bits + 2
         self._sticker_scale = (cells + 2) / cells  # the sticker's white quiet zone
-        self._plain = PlainMat(settings, mat_white)
-        self._covers = CoverTest(settings, mat_white, self._sticker_scale)
+        self._judging = replace(settings, px_per_mm=settings.judge_px_per_mm)
+        self._plain = PlainMat(self._judging, mat_white)
+        self._covers = CoverTest(self._judging, mat_white, self._sticker_scale)
 
     def decode(
         self,
@@ -155,11 +156,15 @@ class LocationDecoder:
         self._foreign = []
         self._held = []
         self._scales = []
-        found = self._markers(gray, rect, rect)
-        if not found and not self._held:
-            # a small marker under a soft lens: try once more on a sharpened crop
-            soft = cv2.GaussianBlur(gray, (0, 0), 2.0)
-            found = self._markers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0), rect, rect)
+        found: list[tuple[MarkerReading, DetectedMarker]] = []
+        darkest_px, brightest_px = cv2.minMaxLoc(gray)[:2]
+        if darkest_px <= s.marker_dark * brightest_px:
+            # something dark lies here (a marker's black border, or anything else): look
+            found = self._markers(gray, rect, rect)
+            if not found and not self._held:
+                # a small marker under a soft lens: try once more on a sharpened crop
+                soft = cv2.GaussianBlur(gray, (0, 0), 2.0)
+                found = self._markers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0), rect, rect)
         found += self._tall_markers(frame, rect, {m.marker_id for m, _ in found})
         tops = tuple(
             TallTop(r.marker_id, self._to_mat(rect, d.corners), self.marker_heights[r.marker_id])
@@ -177,43 +182,49 @@ class LocationDecoder:
         )
 
     def judge(
-        self, seen: Seen, local_white: float | None = None, tall: Sequence[TallTop] = ()
+        self,
+        seen: Seen,
+        local_white: float | Callable[[], float] | None = None,
+        tall: Sequence[TallTop] = (),
     ) -> LocationReading:
         """What `seen`'s location holds: its markers (whatever leans over its edge), plain mat
         (its outline and paper seen where no tall piece stands in the way), or unknown, and why.
 
         `tall`: the tall pieces on the board (their tops as seen); with the camera's place they
-        give each one's whole body on the picture, which explains what it hides."""
-        s = self.settings
-        rect, crop, found = seen.rect, seen.crop, list(seen.found)
-        markers = tuple(sorted(m for m, _ in found))
-        area = self._area_mask(crop.shape[:2], rect)
-        bodies = self._silhouettes(crop.shape[:2], rect, (*tall, *seen.tops))
+        give each one's whole body on the picture, which explains what it hides. `local_white`:
+        how bright the mat around is (the glare test), or a function giving it when asked."""
+        s = self._judging
+        rect = seen.rect
         if seen.held:
             # a piece nearer the camera than the board: held above it, not (yet) put down
+            markers = tuple(sorted(m for m, _ in seen.found))
             return LocationReading(rect.name, LocationState.OCCLUDED, markers, HELD)
-        if not found and bodies.any():
-            # a neighbour's tall piece may lean over this piece's sticker and hide its white
-            # quiet zone: its coloured body then merges with the marker's black border and
-            # OpenCV finds no square; read again with that body painted white
-            found = self._behind_tall(crop, rect, bodies, (*tall, *seen.tops))
-            markers = tuple(sorted(m for m, _ in found))
+        crop, found, foreign, bodies = self._to_judge(seen, (*tall, *seen.tops))
+        markers = tuple(sorted(m for m, _ in found))
+        area = self._area_mask(crop.shape[:2], rect)
         covers = self._covers
         pieces = covers.pieces(crop, found)
+        low = darkest(crop)
         if local_white is not None and covers.glare(
-            crop, area & ~pieces & ~bodies, local_white, covers.white_bodies(crop, found)
+            crop,
+            area & ~pieces & ~bodies,
+            local_white,
+            lambda: covers.white_bodies(crop, found, low),
+            low,
         ):
             return LocationReading(rect.name, LocationState.OCCLUDED, (), GLARE)
         wb = balance(crop, self.gains)
-        luma = cv2.cvtColor(wb, cv2.COLOR_BGR2YCrCb)[..., 0].astype(np.float32) + 1.0
+        ycc = cv2.cvtColor(wb, cv2.COLOR_BGR2YCrCb)
+        luma = ycc[..., 0].astype(np.float32) + 1.0
+        colour = chroma_of(ycc)
         inner = self._area_mask(crop.shape[:2], rect, s.cover_edge_mm)
-        seen_cover = covers.cover(wb, luma, [d for _, d in found] + list(seen.foreign), bodies)
+        seen_cover = covers.cover(wb, luma, [d for _, d in found] + foreign, bodies, colour)
         cover = seen_cover.pixels & inner
         covered = float(np.count_nonzero(cover)) / max(1, int(np.count_nonzero(inner)))
-        if covered > s.max_cover and self._plain.shadow_edge(cover, wb, luma, inner):
+        if covered > s.max_cover and self._plain.shadow_edge(cover, wb, luma, inner, colour):
             covered = 0.0  # a hard shadow's edge across paper: light, not a cover
         if covered > s.max_cover:
-            if not markers and covers.sticker_behind(cover, wb, luma, bodies, inner):
+            if not markers and covers.sticker_behind(cover, wb, luma, bodies, inner, colour):
                 # a sticker a neighbour's tall piece hides part of: unknown, but no hand
                 return LocationReading(rect.name, LocationState.OCCLUDED, (), BEHIND)
             return LocationReading(rect.name, LocationState.OCCLUDED, markers, COVERED)
@@ -228,11 +239,44 @@ class LocationDecoder:
         hidden = self._interior(bodies, rect)
         if np.count_nonzero(~hidden) < s.min_seen * hidden.size:
             return LocationReading(rect.name, LocationState.OCCLUDED, (), BEHIND)
-        if self._plain.paper(self._interior(wb, rect), self._interior(luma, rect), hidden) and (
-            self._plain.outline_seen(luma, rect, bodies)
-        ):
+        interior = self._interior(wb, rect)
+        if self._plain.paper(
+            interior, self._interior(luma, rect), hidden, self._interior(colour, rect)
+        ) and (self._plain.outline_seen(luma, rect, bodies)):
             return LocationReading(rect.name, LocationState.EMPTY)
         return LocationReading(rect.name, LocationState.OCCLUDED, (), UNCLEAR)
+
+    def _to_judge(
+        self, seen: Seen, tops: Sequence[TallTop]
+    ) -> tuple[Image, list[tuple[MarkerReading, DetectedMarker]], list[DetectedMarker], Image]:
+        """`seen`'s crop at the judging scale, its markers (those a neighbour's tall piece hid
+        read again, at the reading scale) and the tall tops seen over it in that crop's pixels,
+        and where tall pieces' bodies fall on it."""
+        found = list(seen.found)
+        if not found:
+            bodies = self._silhouettes(seen.crop.shape[:2], seen.rect, tops, self.settings)
+            if bodies.any():
+                # a neighbour's tall piece may lean over this piece's sticker and hide its white
+                # quiet zone: its coloured body then merges with the marker's black border and
+                # OpenCV finds no square; read again with that body painted white
+                found = self._behind_tall(seen.crop, seen.rect, bodies, tops)
+        crop, foreign = seen.crop, list(seen.foreign)
+        k = self._judging.px_per_mm / self.settings.px_per_mm
+        if k != 1.0:
+            h, w = crop.shape[:2]
+            crop = cv2.resize(crop, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA)
+
+            def scaled(m: DetectedMarker) -> DetectedMarker:
+                return DetectedMarker(m.marker_id, ((m.corners + 0.5) * k - 0.5).astype(np.float32))
+
+            found = [(r, scaled(m)) for r, m in found]
+            foreign = [scaled(m) for m in foreign]
+        return (
+            crop,
+            found,
+            foreign,
+            self._silhouettes(crop.shape[:2], seen.rect, tops, self._judging),
+        )
 
     def _behind_tall(
         self, crop: Image, rect: Rect, bodies: Image, tops: Sequence[TallTop]
@@ -297,9 +341,10 @@ class LocationDecoder:
             for x, y in corners
         )
 
-    def _silhouettes(self, shape: tuple[int, ...], rect: Rect, tops: Sequence[TallTop]) -> Image:
-        """Where tall pieces' bodies (top and sides) are seen in `rect`'s crop."""
-        s = self.settings
+    def _silhouettes(
+        self, shape: tuple[int, ...], rect: Rect, tops: Sequence[TallTop], s: DecodeSettings
+    ) -> Image:
+        """Where tall pieces' bodies (top and sides) are seen in `rect`'s crop at `s`'s scale."""
         mask: Image = np.zeros(shape[:2], np.uint8)
         if self.camera_mm is None:
             return mask.astype(bool)
@@ -398,8 +443,8 @@ class LocationDecoder:
 
     def _area_mask(self, shape: tuple[int, ...], rect: Rect, edge_mm: float | None = None) -> Image:
         """The location's own area in its crop, clear of its printed outline (`edge_mm` in from
-        it) and name."""
-        s = self.settings
+        it) and name, at the judging scale."""
+        s = self._judging
         mask = np.zeros(shape[:2], np.uint8)
         e = (s.margin_mm + (s.edge_mm if edge_mm is None else edge_mm)) * s.px_per_mm
         h, w = shape[:2]
@@ -412,7 +457,7 @@ class LocationDecoder:
         return mask.astype(bool)
 
     def _interior(self, crop: Image, rect: Rect) -> Image:
-        s = self.settings
+        s = self._judging
         h, w = crop.shape[:2]
         mx = s.margin_mm * s.px_per_mm + rect.w_mm * s.px_per_mm * (1 - s.interior) / 2
         my = s.margin_mm * s.px_per_mm + rect.h_mm * s.px_per_mm * (1 - s.interior) / 2

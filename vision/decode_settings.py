@@ -11,6 +11,10 @@ class DecodeSettings:
     `LocationDecoder`)."""
 
     px_per_mm: float = 3.5
+    # what is not a marker (paper, a cover, glare, the printed outline) is judged at this
+    # scale: a camera sees the mat at 1.1 (720p) to 1.7 (1080p) px/mm, so the crops markers are
+    # read from, at `px_per_mm`, hold no more for it than this, at a quarter of the pixels
+    judge_px_per_mm: float = 1.75
     margin_mm: float = 4.0
     interior: float = 0.7
     max_texture: float = 0.03
@@ -30,3 +34,6 @@ class DecodeSettings:
     min_seen: float = 0.4  # share of its interior a square must show to be judged empty
     tall_body: float = 1.7  # a tall piece's body, at most, in sticker sides (its top's square)
     above_board: float = 0.02  # a marker this much bigger than those lying on the board floats
+    # a crop with no pixel darker than this share of its brightest holds no marker's black
+    # border: no marker is looked for there (read markers' crops reach below 0.04)
+    marker_dark: float = 0.3

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 import cv2
 import numpy as np
@@ -246,7 +247,7 @@ class VisionPipeline:
             self.board,
             self.warper,
             self.marker_sizes,
-            float(np.percentile(small, 90)),
+            percentile_u8(small, 90),
             self.settings.decode,
             mat_bgr=self.warper.mat_colour(frame),
             marker_heights=self.marker_heights,
@@ -298,7 +299,7 @@ class VisionPipeline:
         # and sides lean over its neighbours, and are the minecart, not a hand
         tall = [top for tops in self._tall.values() for top in tops]
         decoded = {
-            i: self.decoder.judge(look, self._local_white(small, i), tall)
+            i: self.decoder.judge(look, partial(self._local_white, small, i), tall)
             for i, look in seen.items()
         }
         for i, reading in decoded.items():
@@ -382,7 +383,7 @@ class VisionPipeline:
         window = small[
             max(0, b.y0[i] - reach) : b.y1[i] + reach, max(0, b.x0[i] - reach) : b.x1[i] + reach
         ]
-        return float(np.percentile(window, 75))
+        return percentile_u8(window, 75)
 
     def _copy_ref(self, small: Image, i: int) -> None:
         assert self._ref is not None and self.warper is not None
@@ -390,6 +391,19 @@ class VisionPipeline:
         self._ref[b.y0[i] : b.y1[i], b.x0[i] : b.x1[i]] = small[
             b.y0[i] : b.y1[i], b.x0[i] : b.x1[i]
         ]
+
+
+def percentile_u8(values: Image, q: float) -> float:
+    """`np.percentile(values, q)` (linear interpolation) of 8-bit values, from their histogram:
+    no sort."""
+    counts = np.bincount(values.ravel(), minlength=256)
+    n = int(counts.sum())
+    rank = q / 100 * (n - 1)
+    below = int(rank)
+    cum = np.cumsum(counts)
+    lo = int(np.searchsorted(cum, below + 1))
+    hi = int(np.searchsorted(cum, min(n - 1, below + 1) + 1))
+    return float(lo + (rank - below) * (hi - lo))
 
 
 def neighbours(board: BoardGeometry, gap_mm: float) -> dict[str, frozenset[str]]:

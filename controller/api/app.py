@@ -24,7 +24,14 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from controller.api import game_routes, history_routes, host_routes, session_routes, stream
+from controller.api import (
+    game_routes,
+    history_routes,
+    host_routes,
+    phones,
+    session_routes,
+    stream,
+)
 from controller.api.deps import PinGuard, Table
 from controller.api.http import BodyLimit
 from controller.api.http import SafeJSONResponse as JSONResponse
@@ -34,6 +41,7 @@ from controller.api.workers import shared
 from controller.game.access import Refused
 from controller.game.host_sessions import HostSessions
 from controller.game.store import StoreError
+from controller.words.page import COOKIE, language_of, page_in
 
 WEB = Path(__file__).parents[1] / "web"
 PAGE = (WEB / "index.html").read_text()
@@ -85,6 +93,7 @@ def create_app(table: Table, address: str | Callable[[], str] = "") -> FastAPI:
     if isinstance(clearing, list):
         clearing.append(guard.clear)
     app.state.write_limits = WriteLimits()
+    app.state.seat_phones = phones.SeatPhones()  # which phone holds each seat
     shared()  # the worker threads start with the app: a burst of requests adds none
     app.add_middleware(BodyLimit)
 
@@ -116,8 +125,10 @@ def create_app(table: Table, address: str | Callable[[], str] = "") -> FastAPI:
         return JSONResponse({"detail": _short(f"malformed request: {problems}")}, status_code=422)
 
     @app.get("/", include_in_schema=False)
-    async def page() -> HTMLResponse:
-        return HTMLResponse(PAGE)
+    async def page(request: Request) -> HTMLResponse:
+        """The page in the phone's language (its choice, else its browser's)."""
+        chosen = language_of(request.cookies.get(COOKIE), request.headers.get("accept-language"))
+        return HTMLResponse(page_in(chosen, PAGE), headers={"Vary": "Accept-Language, Cookie"})
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
@@ -130,7 +141,7 @@ def create_app(table: Table, address: str | Callable[[], str] = "") -> FastAPI:
         return HTMLResponse(api_page(app.openapi()))
 
     app.mount("/static", PageFiles(directory=WEB), name="static")
-    for area in (game_routes, host_routes, session_routes, history_routes, stream):
+    for area in (game_routes, host_routes, session_routes, history_routes, phones, stream):
         app.include_router(area.router)
     return app
 

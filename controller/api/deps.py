@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 import secrets
 import threading
 import time
@@ -21,6 +22,9 @@ from controller.game.access import Asker, SeatTokens
 from controller.game.host_sessions import HostSessions
 from controller.game.owner import GameOwner
 from controller.game.store import LogReader
+from controller.words.language import Language
+from controller.words.page import COOKIE as LANGUAGE_COOKIE
+from controller.words.page import language_of
 
 PIN_TRIES = 5  # wrong PINs from one address within PIN_WINDOW_S before it must wait
 PIN_WINDOW_S = 60.0
@@ -128,6 +132,8 @@ async def asker(
     x_seat_token: Annotated[str | None, Header()] = None,
     railtable_seat: Annotated[str | None, Cookie(include_in_schema=False)] = None,
     railtable_host: Annotated[str | None, Cookie(include_in_schema=False)] = None,
+    x_phone: Annotated[str | None, Header()] = None,
+    railtable_phone: Annotated[str | None, Cookie(include_in_schema=False)] = None,
 ) -> Asker:
     """Who is asking: the host with a host session (`X-Host-Token`, or the page's cookie) or the
     table PIN, a seat with its token, else a spectator.
@@ -137,7 +143,9 @@ async def asker(
     carry the seat token as the cookie `railtable_seat` instead; it only ever reads (a stale one
     reads as a spectator), and nothing that acts takes it, so no other site can act for a seat
     through it. The host's cookie is SameSite=Strict and is refused on a request the browser
-    says came from another origin (`Sec-Fetch-Site`); a stale one is ignored."""
+    says came from another origin (`Sec-Fetch-Site`); a stale one is ignored. A seat held by
+    one phone (`controller/api/phones.py`) is refused to another phone naming itself (`X-Phone`,
+    or the cookie `railtable_phone` of a stream: that reads as a spectator)."""
     if x_host_token is not None or railtable_host is not None:
         sessions = host_sessions(request, served)
         if x_host_token is not None:
@@ -150,25 +158,64 @@ async def asker(
             return _noted(sessions)
     if x_table_pin is not None:
         return await pin_host(request, served, x_table_pin)
-    snapshot = served.owner.snapshot
-    game_id = snapshot.game_id
-    if game_id is None and snapshot.finished is not None:
-        game_id = int(snapshot.finished["id"])  # its end screen: a phone is still its player's
+    phones = getattr(request.app.state, "seat_phones", None)
     if x_seat_token is not None:
-        seat = served.tokens.seat(x_seat_token, game_id)
-        if seat is None:
-            raise HTTPException(
-                403, "this phone's seat link is for an earlier game: scan your seat's code again"
-            )
+        game_id, seat = seat_of_token(served, x_seat_token)
+        if phones is not None and not phones.may(game_id, seat, phone_id(x_phone)):
+            raise HTTPException(403, TAKEN)
         return Asker.at(seat)
     if railtable_seat is not None and request.method == "GET":
-        seat = served.tokens.seat(railtable_seat, game_id)
-        if seat is not None:
-            return Asker.at(seat)
+        shown = shown_game(served)
+        at = served.tokens.seat(railtable_seat, shown)
+        if at is not None and (
+            phones is None or shown is None or phones.may(shown, at, phone_id(railtable_phone))
+        ):
+            return Asker.at(at)
     return Asker.spectator()
 
 
+PHONE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+PHONE_COOKIE = "railtable_phone"  # a phone's own id for its live stream (controller/api/phones.py)
+TAKEN = "another phone took over this seat"  # the refusal the page knows (api.js)
+
+
+def phone_id(given: str | None) -> str | None:
+    """A phone's id as it named itself (`X-Phone`), or None (none given, or not an id)."""
+    return given if given is not None and PHONE.fullmatch(given) else None
+
+
+def shown_game(served: Table) -> int | None:
+    """The game a seat token is good for now: the open one, else the one on its end screen."""
+    snapshot = served.owner.snapshot
+    if snapshot.game_id is None and snapshot.finished is not None:
+        return int(snapshot.finished["id"])  # its end screen: a phone is still its player's
+    return snapshot.game_id
+
+
+def seat_of_token(served: Table, token: str) -> tuple[int, int]:
+    """The game and seat of a seat token, else 403 (a token of an earlier game, or none)."""
+    game_id = shown_game(served)
+    seat = served.tokens.seat(token, game_id)
+    if seat is None or game_id is None:
+        raise HTTPException(
+            403, "this phone's seat link is for an earlier game: scan your seat's code again"
+        )
+    return game_id, seat
+
+
 Who = Annotated[Asker, Depends(asker)]
+
+
+async def spoken(
+    request: Request,
+    accept_language: Annotated[str | None, Header(include_in_schema=False)] = None,
+) -> Language:
+    """The asking phone's language: its choice on the page (a cookie), else its browser's
+    Accept-Language, else English (docs/translating.md)."""
+    return language_of(request.cookies.get(LANGUAGE_COOKIE), accept_language)
+
+
+Spoken = Annotated[Language, Depends(spoken)]
 
 
 async def pin_host(request: Request, served: Table, pin: str) -> Asker:

@@ -13,7 +13,7 @@ from fastapi import APIRouter, HTTPException, Query
 from fastapi import Path as FastPath
 
 from controller.api import looks
-from controller.api.deps import TableDep, Who
+from controller.api.deps import Spoken, TableDep, Who
 from controller.api.limits import Namer, Writer
 from controller.api.models import MAX_ID, ActionRequest, AnswerRequest, PlayerRequest
 from controller.api.workers import in_worker
@@ -22,9 +22,11 @@ from controller.game.computers import ComputerPlayers, Hint
 from controller.game.phrasing import Phrasebook, book_for
 from controller.game.privacy import event_for
 from controller.game.store import MAX_ROWS, Event, EventKind
+from controller.words.language import Language, tongue
 from rules.core import Option
 from rules.game import Game
 from rules.registry import GAMES
+from rules.said import Say, same
 
 router = APIRouter()
 
@@ -32,6 +34,7 @@ router = APIRouter()
 @router.get("/api/status", summary="The game, the inputs and their health, the pending verdict")
 async def status(table: TableDep, who: Who) -> dict[str, Any]:
     return {
+        "starting": False,  # True only in the starting app's (controller/api/starting.py)
         **table.owner.status,
         **table.owner.snapshot.status(),
         "you": {"role": who.role.value, "seat": who.seat},
@@ -39,39 +42,52 @@ async def status(table: TableDep, who: Who) -> dict[str, Any]:
 
 
 @router.get("/api/games/available", summary="The games this table can referee")
-async def available() -> list[dict[str, Any]]:
+async def available(language: Spoken) -> list[dict[str, Any]]:
+    say = tongue(language).tr
     return [
         {
             "name": info.name,
             "title": info.title,
             "min_players": info.min_players,
             "max_players": info.max_players,
-            "options": [option_json(info, o) for o in info.options],
+            "options": [option_json(info, o, say) for o in info.options],
         }
         for info in GAMES.values()
     ]
 
 
-def option_json(info: Game[Any], option: Option) -> dict[str, Any]:
+def option_json(info: Game[Any], option: Option, say: Say = same) -> dict[str, Any]:
     """An option as a player chooses it: its label and help in players' words, and each value
-    with its words (`choices_words`, in the order of `choices`); `doc` is the rules' own note."""
+    with its words (`choices_words`, in the order of `choices`, else of `offered`: the values a
+    host picks from where any is taken); `doc` is the rules' own note; `players`, the player
+    counts it applies to (null: all); `main`, in the host's short form (the rest folded); `needs`,
+    the other option and its value this one means anything with (null: none); `say`, the
+    words in the asking phone's language."""
     said = info.words.options.get(option.name)
-    label = said.label if said is not None else option.name.replace("_", " ").capitalize()
+    label = say(said.label) if said is not None else option.name.replace("_", " ").capitalize()
+    values = option.choices if option.choices is not None else option.offered
     choices_words = None
-    if option.choices is not None:
+    if values is not None:
+        named = [said.choices.get(json.dumps(c)) if said is not None else None for c in values]
         choices_words = [
-            (said.choices.get(json.dumps(c)) if said is not None else None)
-            or ("yes" if c is True else "no" if c is False else str(c).replace("_", " "))
-            for c in option.choices
-        ]
+            say(given) if given else say("yes") if c is True else say("no") if c is False
+            else str(c).replace("_", " ")
+            for given, c in zip(named, values, strict=True)
+        ]  # fmt: skip
     return {
         "name": option.name,
         "default": option.default,
         "choices": option.choices,
+        "offered": option.offered,
         "doc": option.doc,
         "label": label,
-        "help": said.help if said is not None else "",
+        "help": say(said.help) if said is not None and said.help else "",
         "choices_words": choices_words,
+        "players": option.players,
+        "needs": None
+        if option.needs is None
+        else {"option": option.needs[0], "value": option.needs[1]},
+        "main": option.main or option.name == "players",
     }
 
 
@@ -86,8 +102,8 @@ async def look(name: Annotated[str, FastPath(max_length=64)]) -> dict[str, Any]:
 
 
 @router.get("/api/state", summary="The open game as the asker may see it")
-async def state(table: TableDep, who: Who) -> dict[str, Any]:
-    seen = table.owner.snapshot.for_asker(who)["state"]
+async def state(table: TableDep, who: Who, language: Spoken) -> dict[str, Any]:
+    seen = table.owner.snapshot.for_asker(who, language)["state"]
     if seen is None:
         raise HTTPException(404, "no game is open")
     return dict(seen)
@@ -102,27 +118,28 @@ async def mat(table: TableDep, who: Who) -> dict[str, Any]:
 
 
 @router.get("/api/verdict", summary="What the referee last said, while it stands")
-async def verdict(table: TableDep, who: Who) -> dict[str, Any] | None:
-    seen: dict[str, Any] | None = table.owner.snapshot.for_asker(who)["verdict"]
+async def verdict(table: TableDep, who: Who, language: Spoken) -> dict[str, Any] | None:
+    seen: dict[str, Any] | None = table.owner.snapshot.for_asker(who, language)["verdict"]
     return seen
 
 
 @router.get("/api/choices", summary="What the asking seat may say now that no sensor sees")
-async def choices(table: TableDep, who: Who) -> list[dict[str, Any]]:
-    return list(table.owner.snapshot.for_asker(who)["choices"])
+async def choices(table: TableDep, who: Who, language: Spoken) -> list[dict[str, Any]]:
+    return list(table.owner.snapshot.for_asker(who, language)["choices"])
 
 
 @router.get("/api/events", summary="The log of the open game (or `game`), after a row id")
 async def events(
     table: TableDep,
     who: Who,
+    language: Spoken,
     after: Annotated[int, Query(ge=0, le=MAX_ID)] = 0,
     game: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None,
 ) -> list[dict[str, Any]]:
     game_id = game or table.owner.snapshot.game_id
     if game_id is None:
         return []
-    return await in_worker(rendered_rows, table, who, game_id, after, 1000)
+    return await in_worker(rendered_rows, table, who, game_id, after, 1000, language)
 
 
 @router.get("/api/events/kinds", summary="The kinds of log rows (the live stream's event names)")
@@ -131,7 +148,12 @@ async def event_kinds() -> list[str]:
 
 
 def rendered_rows(
-    table: TableDep, who: Asker, game_id: int | None, after: int, limit: int
+    table: TableDep,
+    who: Asker,
+    game_id: int | None,
+    after: int,
+    limit: int,
+    language: Language = Language.EN,
 ) -> list[dict[str, Any]]:
     """Log rows as `who` may see them, read and rendered on a worker thread."""
     rows: list[Event] = table.reader.events(game_id, after, limit)
@@ -146,7 +168,7 @@ def rendered_rows(
                 snap.book
                 if row.game_id == snap.game_id
                 else book_for(record, table.reader.events(row.game_id, 0, MAX_ROWS))
-            )
+            ).speaking(language)
         record = records[row.game_id]
         name = record.game if record is not None else None
         shown = event_for(row, name, table.owner.viewers.of(record), who)

@@ -1,16 +1,14 @@
-"""What one client may hold or send: connections per address and in all, live streams per address,
-and writes a second per seat, spectator or host (each named, documented in docs/phone-page.md)."""
+"""What one client may hold or send: live streams per address, and writes a second per seat,
+spectator or host (each named, documented in docs/phone-page.md); the connections per address and
+in all are capped by the server (`controller.api.server`)."""
 
 from __future__ import annotations
 
 import asyncio
-import enum
-import ipaddress
 import logging
 import math
-import resource
 import time
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -20,108 +18,6 @@ from controller.api.deps import Who
 from controller.game.access import Asker, Role
 
 log = logging.getLogger("railtable")
-
-FDS_KEPT = 256  # descriptors never given to connections: the event log (SQLite's database, WAL
-# and shared memory, for the writer and each reader), the camera, the serial port, the threads'
-# pipes, the venue's broker, the listening socket; a quarter of the limit when that is more
-MIN_CONNECTIONS = 16  # open connections in all, however low the file limit
-CONNECTIONS_PER_ADDRESS = 32  # a phone's browser opens up to 6 at once, and one live stream
-NOFILE_ASSUMED = 65536  # the file limit taken when the process has none
-LOG_REFUSALS_EVERY_S = 60.0  # connections refused at a cap are logged at most this often
-
-
-@dataclass(frozen=True)
-class ConnectionCaps:
-    """Open connections the server holds at once: from one address, and from all together."""
-
-    per_address: int
-    total: int
-
-
-def connection_caps(files: int) -> ConnectionCaps:
-    """The caps for a process that may open `files` descriptors: what FDS_KEPT (or a quarter of
-    `files`, if more) leaves, so an accept never meets EMFILE while the caps hold."""
-    total = max(MIN_CONNECTIONS, files - max(FDS_KEPT, files // 4))
-    return ConnectionCaps(per_address=min(CONNECTIONS_PER_ADDRESS, total), total=total)
-
-
-def caps_now() -> ConnectionCaps:
-    """The caps under this process's file limit (`RLIMIT_NOFILE`, soft; `LimitNOFILE=` in the
-    systemd unit), read when the server starts."""
-    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    return connection_caps(NOFILE_ASSUMED if soft == resource.RLIM_INFINITY else soft)
-
-
-class Admission(enum.Enum):
-    """What a new connection is told."""
-
-    ADMITTED = "admitted"
-    ADDRESS_FULL = "too many connections from your address: close some first"
-    FULL = "the table has too many connections open: try again in a moment"
-
-
-class ConnectionGuard:
-    """Counts the server's open connections, per client address and in all, from the moment each
-    is accepted until it closes; a connection over a cap is refused at once. A configured proxy's
-    connections (`[web] trusted_proxies`) count in all only: every phone behind it shares its
-    address."""
-
-    def __init__(self, caps: ConnectionCaps, trusted_proxies: Iterable[str] = ()) -> None:
-        self.caps = caps
-        self.proxies = [_network(p) for p in trusted_proxies]
-        self.open: dict[str, int] = {}
-        self.total = 0
-        self.refused = 0
-        self._logged = -math.inf
-
-    def admit(self, address: str) -> Admission:
-        """Count a new connection from `address`, if the caps allow it."""
-        counted = not self._proxy(address)
-        if self.total >= self.caps.total:
-            return self._refuse(Admission.FULL)
-        if counted and self.open.get(address, 0) >= self.caps.per_address:
-            return self._refuse(Admission.ADDRESS_FULL, address)
-        self.total += 1
-        if counted:
-            self.open[address] = self.open.get(address, 0) + 1
-        return Admission.ADMITTED
-
-    def release(self, address: str) -> None:
-        """A counted connection from `address` closed."""
-        self.total -= 1
-        if address in self.open:
-            self.open[address] -= 1
-            if not self.open[address]:
-                del self.open[address]
-
-    def _proxy(self, address: str) -> bool:
-        if not self.proxies:
-            return False
-        try:
-            ip = ipaddress.ip_address(address)
-        except ValueError:
-            return False
-        return any(ip in network for network in self.proxies if network is not None)
-
-    def _refuse(self, why: Admission, address: str = "") -> Admission:
-        self.refused += 1
-        now = time.monotonic()
-        if now - self._logged >= LOG_REFUSALS_EVERY_S:
-            self._logged = now
-            log.warning(
-                "connections refused: %s%s (%d open, caps %d an address, %d in all; "
-                "%d refused since start)",
-                why.value, f" ({address})" if address else "", self.total,
-                self.caps.per_address, self.caps.total, self.refused,
-            )  # fmt: skip
-        return why
-
-
-def _network(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
-    try:
-        return ipaddress.ip_network(text, strict=False)
-    except ValueError:
-        return None  # `[web] trusted_proxies` is checked when the configuration is read
 
 
 class StreamSlot:

@@ -217,6 +217,19 @@ BUILDERS: dict[str, Callable[[], dict[Piece, Look]]] = {
 }
 
 
+# Things with no marker (`Game.goods`), drawn by identity: each jewel a filled gem of its own
+# shape (so a jewel is told by its shape as well as its colour), a speed die with its pips.
+GEM_LOOKS: dict[str, Look] = {
+    "rock": {"form": "gem", "shape": "rock", "colour": "#8d8d8d"},
+    "ruby": {"form": "gem", "shape": "ruby", "colour": "#d32f2f"},
+    "emerald": {"form": "gem", "shape": "emerald", "colour": "#2e9d47"},
+    "gold": {"form": "gem", "shape": "gold", "colour": "#f9c025"},
+    "diamond": {"form": "gem", "shape": "diamond", "colour": "#dff4ff"},
+    "speed": {"form": "die", "colour": "#fff"},
+}
+GOODS: dict[str, dict[str, Look]] = {"offtherails": GEM_LOOKS}
+
+
 @functools.cache
 def look(game: str) -> dict[str, Any]:
     """The look of every piece `game` prints (KeyError: no such game). A piece no builder knows
@@ -226,6 +239,7 @@ def look(game: str) -> dict[str, Any]:
     pieces = [e.piece for e in info.catalogue().entries]
     return {
         "game": game,
+        "goods": GOODS.get(game, {}),
         "pieces": {
             str(piece): known.get(piece) or _card(_plain_words(piece.identity)) for piece in pieces
         },

@@ -15,15 +15,17 @@ from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
-from controller.api.deps import TableDep, Who
+from controller.api.deps import PHONE_COOKIE, Spoken, TableDep, Who, phone_id, shown_game
 from controller.api.game_routes import rendered_rows
 from controller.api.limits import StreamSlot, take_stream
 from controller.api.models import MAX_ID
+from controller.api.phones import SeatPhones, seat_phones
 from controller.api.workers import in_worker
 from controller.game.access import Asker
 from controller.game.owner import RenderedEvent, Subscriber
 from controller.game.privacy import audience
 from controller.game.snapshot import GameSnapshot
+from controller.words.language import Language
 
 router = APIRouter()
 CATCH_UP_ROWS = 500  # rows sent on one connection's catch-up; a phone further behind reconnects
@@ -65,6 +67,7 @@ async def stream(
     request: Request,
     table: TableDep,
     who: Who,
+    language: Spoken,
     last_event_id: Annotated[int | None, Header(ge=0, le=MAX_ID)] = None,
     after: Annotated[int | None, Query(ge=0, le=MAX_ID)] = None,
 ) -> StreamingResponse:
@@ -79,9 +82,11 @@ async def stream(
     except BaseException:
         slot.release()
         raise
+    phone = phone_id(request.cookies.get(PHONE_COOKIE))
+    held = (seat_phones(request), phone) if phone is not None and who.seat is not None else None
     return CountedStream(
         slot,
-        _events(table, who, start),
+        _events(table, who, start, held, language),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
@@ -105,20 +110,29 @@ class CountedStream(StreamingResponse):
             self.slot.release()
 
 
-async def _events(table: TableDep, who: Asker, after: int | None) -> AsyncGenerator[bytes, None]:
+async def _events(
+    table: TableDep,
+    who: Asker,
+    after: int | None,
+    held: tuple[SeatPhones, str] | None = None,
+    language: Language = Language.EN,
+) -> AsyncGenerator[bytes, None]:
     owner = table.owner
     subscriber = Subscriber(asyncio.get_running_loop())
     snap, last = owner.subscribe(subscriber)
+    game = shown_game(table)
+    if held is not None and who.seat is not None and game is not None:  # ends if taken over
+        held[0].watch(game, who.seat, held[1], subscriber)
     try:
         sent = last if after is None else after
         if sent < last and snap.game_id is not None:  # the open game's rows only
-            lines, sent, more = await _catch_up(table, who, snap.game_id, sent, last)
+            lines, sent, more = await _catch_up(table, who, snap.game_id, sent, last, language)
             if lines:
                 yield b"".join(lines)
             if more:
                 yield b"retry: 100\n\n"
                 return  # more to catch up: the phone reconnects after the last row it got
-        yield _view(snap, who)
+        yield _view(snap, who, language)
         while True:
             try:
                 item = await asyncio.wait_for(subscriber.queue.get(), KEEP_ALIVE_S)
@@ -131,10 +145,10 @@ async def _events(table: TableDep, who: Asker, after: int | None) -> AsyncGenera
             while item is not None:
                 for event in item.events:
                     if event.id > sent:
-                        lines.append(_row(event, who))
+                        lines.append(_row(event, who, language))
                         sent = event.id
                 if item.snapshot is not None:
-                    lines.append(_view(item.snapshot, who))
+                    lines.append(_view(item.snapshot, who, language))
                 if subscriber.queue.empty():
                     break
                 item = subscriber.queue.get_nowait()
@@ -144,10 +158,17 @@ async def _events(table: TableDep, who: Asker, after: int | None) -> AsyncGenera
                 return  # the service stops, or this phone fell too far behind: it reconnects
     finally:
         owner.unsubscribe(subscriber)
+        if held is not None and who.seat is not None and game is not None:
+            held[0].unwatch(game, who.seat, subscriber)
 
 
 async def _catch_up(
-    table: TableDep, who: Asker, game_id: int, sent: int, last: int
+    table: TableDep,
+    who: Asker,
+    game_id: int,
+    sent: int,
+    last: int,
+    language: Language = Language.EN,
 ) -> tuple[list[bytes], int, bool]:
     """The rows of the open game after `sent` up to `last` (at most CATCH_UP_ROWS): from the
     owner's kept rows when it has them all (as published: nothing read, nothing rendered), else
@@ -159,10 +180,10 @@ async def _catch_up(
         for event in kept:
             if event.id > last:
                 break
-            lines.append(_row(event, who))
+            lines.append(_row(event, who, language))
             sent = event.id
         return lines, sent, sent < last and len(kept) >= CATCH_UP_ROWS
-    rows = await in_worker(rendered_rows, table, who, game_id, sent, CATCH_UP_ROWS)
+    rows = await in_worker(rendered_rows, table, who, game_id, sent, CATCH_UP_ROWS, language)
     for row in rows:
         if row["id"] > last:
             break
@@ -175,24 +196,27 @@ def _line(row: int, kind: str, data: dict[str, Any]) -> bytes:
     return f"id: {row}\nevent: {kind}\ndata: {json.dumps(data, sort_keys=True)}\n\n".encode()
 
 
-def _row(event: RenderedEvent, who: Asker) -> bytes:
-    """A published row as `who` may see it, encoded once per row and audience."""
+def _row(event: RenderedEvent, who: Asker, language: Language = Language.EN) -> bytes:
+    """A published row as `who` may see it, encoded once per row, audience and language."""
     seen = audience(who, event.players)
     if seen not in event.by_audience:
         seen = Asker.spectator()
-    line = event.encoded.get(seen)
+    key = seen if language is Language.EN else (seen, language)
+    line = event.encoded.get(key)
     if line is None:  # kept on the row: gone with it, whatever phones came and went
-        line = event.encoded[seen] = _line(event.id, event.kind, event.by_audience[seen])
+        row = event.for_audience(seen, language)
+        line = event.encoded[key] = _line(event.id, event.kind, row)
     return line
 
 
-def _view(snap: GameSnapshot, who: Asker) -> bytes:
+def _view(snap: GameSnapshot, who: Asker, language: Language = Language.EN) -> bytes:
     """The asker's whole view after a round, encoded once per snapshot and audience: what
     `/api/state`, `/api/table`, `/api/verdict` and `/api/choices` answer, and the game (id, name,
     title, players, whose turn, scores) and the event log's state (`store`) as `/api/status`
     gives them."""
     seen = audience(who, snap.players)
-    cached = snap.encoded.get(seen)
+    key = seen if language is Language.EN else (seen, language)
+    cached = snap.encoded.get(key)
     if cached is not None:  # kept on the snapshot: gone with it once a newer one is out
         return cached
     body = {
@@ -201,7 +225,7 @@ def _view(snap: GameSnapshot, who: Asker) -> bytes:
         "game": snap.status()["game"],
         "finished": snap.finished,
         "store": snap.status()["store"],  # a full disk: every phone shows it at once
-        **snap.for_asker(who),
+        **snap.for_asker(who, language),
     }
-    line = snap.encoded[seen] = f"event: snapshot\ndata: {json.dumps(body)}\n\n".encode()
+    line = snap.encoded[key] = f"event: snapshot\ndata: {json.dumps(body)}\n\n".encode()
     return line

@@ -1,5 +1,6 @@
 """End-to-end figures of the service: a magnet placed on the virtual board to the event at every
-phone's SSE stream, the memory of the service running the simulated table, and its start-up time.
+phone's SSE stream, the memory of the service running the simulated table, and its start-up: to
+its first answer (`startup_s`) and to the table ready to judge a move (`ready_s`).
 """
 
 from __future__ import annotations
@@ -101,9 +102,30 @@ async def _listen(client: httpx.AsyncClient, queue: asyncio.Queue[float]) -> Non
                 queue.put_nowait(time.perf_counter())
 
 
-def _startup_and_memory(folder: Path, run_s: float = 10.0) -> tuple[float, float]:
-    """Start `railtable serve` on the simulated table; time to the first API answer, then its
-    resident memory after `run_s` of bots playing."""
+def _rss_mb(pid: int) -> float:
+    """A process's resident memory (0: it has ended)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _children(pid: int) -> list[int]:
+    """A process's children (Linux: the camera's process)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        found += [int(child) for child in task.read_text().split()]
+    return found
+
+
+def _startup_and_memory(folder: Path, run_s: float = 10.0) -> tuple[float, float, float, float]:
+    """Start `railtable serve` on the simulated table; the time to its first answer of
+    /api/status (the starting app's) and to the table ready to judge a move (the status no longer
+    starting), then its resident memory after `run_s` of bots playing, and its children's (the
+    camera's process). -1: not within 30 s."""
     port = _free_port()
     start = time.perf_counter()
     process = subprocess.Popen(
@@ -112,30 +134,36 @@ def _startup_and_memory(folder: Path, run_s: float = 10.0) -> tuple[float, float
         stderr=subprocess.DEVNULL,
     )
     try:
-        startup = -1.0
-        while time.perf_counter() - start < 30:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/status", timeout=1).status_code == 200:
-                    startup = time.perf_counter() - start
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.05)
+        startup = ready = -1.0
+        with httpx.Client(timeout=1) as client:
+            while time.perf_counter() - start < 30 and ready < 0:
+                try:
+                    answer = client.get(f"http://127.0.0.1:{port}/api/status")
+                except httpx.HTTPError:
+                    time.sleep(0.01)
+                    continue
+                now = time.perf_counter() - start
+                if answer.status_code != 200:
+                    time.sleep(0.01)
+                    continue
+                startup = now if startup < 0 else startup
+                if not answer.json().get("starting"):
+                    ready = now
+                else:
+                    time.sleep(0.01)
         time.sleep(run_s)
-        rss_kb = 0
-        for line in Path(f"/proc/{process.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                rss_kb = int(line.split()[1])
-        return startup, rss_kb / 1024
+        children = sum(_rss_mb(child) for child in _children(process.pid))
+        return startup, ready, _rss_mb(process.pid), children
     finally:
         process.terminate()
         process.wait(10)
 
 
-def bench(samples: int = 20, phones: int = 1) -> dict[str, Any]:
-    """The figures, as one JSON-able dict."""
+def bench(samples: int = 20, phones: int = 1, run_s: float = 10.0) -> dict[str, Any]:
+    """The figures, as one JSON-able dict (`run_s`: the bots' play before memory is read)."""
     with tempfile.TemporaryDirectory(prefix="railtable-e2e-") as folder:
         times = asyncio.run(_latency(samples, phones, Path(folder) / "latency"))
-        startup, rss = _startup_and_memory(Path(folder) / "serve")
+        startup, ready, rss, children_rss = _startup_and_memory(Path(folder) / "serve", run_s)
     return {
         "samples": samples,
         "phones": phones,
@@ -143,7 +171,9 @@ def bench(samples: int = 20, phones: int = 1) -> dict[str, Any]:
         "change_to_sse_p99_ms": round(_quantile(times, 0.99), 1),
         "change_to_sse_max_ms": round(max(times), 1) if times else 0.0,
         "rss_mb": round(rss, 1),
-        "startup_s": round(startup, 2),
+        "children_rss_mb": round(children_rss, 1),  # the camera's process
+        "startup_s": round(startup, 2),  # serve started -> its first answer of /api/status
+        "ready_s": round(ready, 2),  # -> ready to judge a move (the status no longer starting)
     }
 
 

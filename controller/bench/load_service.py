@@ -79,7 +79,8 @@ async def _serve(settings: Any, port: int) -> None:
     import uvicorn
 
     from controller.api.app import create_app
-    from controller.api.http import server_config, warm
+    from controller.api.http import warm
+    from controller.api.server import server_config
     from controller.table.service import TableService
 
     service = TableService(settings)

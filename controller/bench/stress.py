@@ -180,6 +180,8 @@ class StressReport:
     seconds: float
     phones: int
     busy_processes: int
+    camera_flat_out: bool
+    camera_frames: int  # frames the camera read (the last mat's camera)
     requests: int
     refused_4xx: int
     actions_from_phones: int
@@ -232,8 +234,11 @@ def run(
     game: str = "offtherails",
     players: int = 4,
     seed: int = 1,
+    camera_flat_out: bool = False,
 ) -> StressReport:
-    """Stress the service for `seconds`; `busy` processes burn CPU beside it meanwhile."""
+    """Stress the service for `seconds`; `busy` processes burn CPU beside it meanwhile;
+    `camera_flat_out`: the simulated camera draws and reads frames all the while, never
+    resting, as a real camera's frames keep coming."""
     settings = ServiceSettings(
         data_dir=folder,
         pin=PIN,
@@ -242,7 +247,8 @@ def run(
         seed=seed,
         tick_s=0.02,
         bot_period_s=0.1,
-        camera_period_s=0.1,
+        camera_period_s=0.0 if camera_flat_out else 0.1,
+        camera_rests=not camera_flat_out,
         mistake_rate=0.1,
     )
     service = TableService(settings)
@@ -276,6 +282,8 @@ def run(
             worker.join(30)
         matches = service.owner.call_sync(_replays_to_live)
         bot_moves = service.inputs.bots.stats.played if service.inputs.bots is not None else 0
+        eyes = service.inputs.eyes
+        camera_frames = 0 if eyes is None else int(eyes.frames)
         server.should_exit = True
         server_thread.join(15)
         service.stop()
@@ -291,6 +299,8 @@ def run(
         seconds=seconds,
         phones=phones,
         busy_processes=busy,
+        camera_flat_out=camera_flat_out,
+        camera_frames=camera_frames,
         requests=seen.requests,
         refused_4xx=seen.refused,
         actions_from_phones=seen.actions_accepted,

@@ -1,10 +1,13 @@
 """`railtable bench table`: whole games on the simulated table, as fast as the machine allows.
 
 Each game runs the real path: the bots move pieces on the simulated table, the renderer draws
-camera frames the vision pipeline reads, the virtual sensor board sends serial bytes the link reads,
-the referee judges, the live game writes the event log. There is no real-time wait: a table tick
-runs as soon as the last one ended, and the only pause is for the sensor board to report what the
-bots just laid (its own scan and debounce, in its own thread). Bots make their usual mistakes.
+camera frames the vision pipeline reads (in the camera's own process, as the service runs it), the
+virtual sensor board sends serial bytes the link reads, the referee judges, the live game writes
+the event log. There is no real-time wait: a table tick runs as soon as the last one ended, and
+the only pauses are for the sensor board to report what the bots just laid (its own scan and
+debounce, in its own thread) and, when a tick changed nothing, for the camera to show the table
+as it lies (its frames, in its own process). Bots make their usual mistakes. `work_per_move` is
+the table's own work (the owner's thread); `camera_work_per_move` the camera process's CPU.
 
 A stall is 50 table ticks without progress (no action accepted, the game not over): the game is
 given up and counted unfinished. `decisions_taken_for_player` counts inputs (a seat's own choice,
@@ -22,8 +25,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from controller.bench import COMPUTER_ITERATIONS
 from controller.game.access import Asker
 from controller.game.store import EventKind, LogReader
+from controller.table.camera_process import CameraProcess
 from controller.table.inputs import NONE, SIMULATED
 from controller.table.service import ServiceSettings, TableService
 from controller.words.book import Book
@@ -32,8 +37,8 @@ from rules.core import CHANCE, Visibility
 from rules.registry import game_named
 
 STALL_TICKS = 50
-COMPUTER_ITERATIONS = 20  # a computer seat's search: fast, as in the tests
 COMPUTER_WAIT_S = 60.0  # a computer's search that has not come back by then is a stall
+CAMERA_WAIT_S = 30.0  # the camera's view of the table as it lies, waited for at most this long
 MAX_TICKS = 200_000  # a game that never ends is given up here (a stall catches it long before)
 
 
@@ -61,13 +66,20 @@ class TableFigures:
     computer_moves: int = 0  # moves of the computer seats (`--computers`), laid by the bots
     log_errors: int = 0
     work_per_move_ms: list[float] = field(default_factory=list)
+    camera_work_per_move_ms: list[float] = field(default_factory=list)  # the camera's process
     stalled_at: list[str] = field(default_factory=list)  # what the referee said when it stalled
+    top_scores: list[float] = field(default_factory=list)  # each game's best final score
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         work = sorted(out.pop("work_per_move_ms")) or [0.0]
         out["work_per_move_p50_ms"] = round(work[len(work) // 2], 1)
         out["work_per_move_p99_ms"] = round(work[min(len(work) - 1, int(len(work) * 0.99))], 1)
+        camera = sorted(out.pop("camera_work_per_move_ms")) or [0.0]
+        out["camera_work_per_move_p50_ms"] = round(camera[len(camera) // 2], 1)
+        out["camera_work_per_move_p99_ms"] = round(
+            camera[min(len(camera) - 1, int(len(camera) * 0.99))], 1
+        )
         return out
 
     def add(self, other: TableFigures) -> None:
@@ -131,7 +143,7 @@ def _one_game(
     logging.getLogger("railtable").addHandler(errors)
     service = TableService(settings)
     try:
-        service.start(thread=False)
+        service.start(thread=False, camera_process=True)
         for seat in range(players - computers, players):
             service.game.set_computer(Asker.host(), seat, "normal")
         assert service.game.open is not None
@@ -141,10 +153,13 @@ def _one_game(
         mistakes = 0
         owed = 0  # mistakes made and not yet followed by progress
         work = 0.0
+        camera_work = _camera_cpu(service)
+        scores: list[float] = []
         for _ in range(MAX_TICKS):
             if service.game.open is None:
                 figures.games_finished = 1
                 break
+            scores = service.game.open.state.scores()
             started = time.thread_time()
             service.owner.pump()  # a computer's decision comes back as a command, then the tick
             work += time.thread_time() - started
@@ -156,17 +171,22 @@ def _one_game(
                 mistakes = bots.stats.mistakes
             now = _moves(service)
             if now != moves or service.game.open is None:
+                camera_now = _camera_cpu(service)
                 if now > moves:
                     figures.work_per_move_ms.append(work * 1000 / (now - moves))
-                moves, idle, work = now, 0, 0.0
+                    per_move = (camera_now - camera_work) * 1000 / (now - moves)
+                    figures.camera_work_per_move_ms.append(per_move)
+                moves, idle, work, camera_work = now, 0, 0.0, camera_now
                 figures.mistakes_recovered += owed
                 owed = 0
                 continue
+            _camera_caught_up(service)
             idle += 1
             if idle >= STALL_TICKS:
                 figures.stalls = 1
                 figures.stalled_at.append(f"{game} seed {seed}: " + _last_said(service)[:200])
                 break
+        figures.top_scores = [max(scores)] if scores else []
         bots = service.inputs.bots
         if bots is not None:
             figures.mistakes_made = bots.stats.mistakes
@@ -211,6 +231,27 @@ def _computer_caught_up(service: TableService) -> None:
     if service.computers.busy:
         return
     service.owner.pump()  # the decision that came: taken now
+
+
+def _camera_cpu(service: TableService) -> float:
+    """The camera process's CPU time so far (its restarts' included)."""
+    eyes = service.inputs.eyes
+    return eyes.cpu_s if isinstance(eyes, CameraProcess) else 0.0
+
+
+def _camera_caught_up(service: TableService) -> None:
+    """A tick that changed nothing: wait until the camera shows the simulated table as it lies,
+    settled (its frames take real time, in its own process; the ticks run flat out), or away.
+    Its time is not the table's."""
+    eyes, physical = service.inputs.eyes, service.inputs.physical
+    if not isinstance(eyes, CameraProcess) or physical is None:
+        return
+    deadline = time.monotonic() + CAMERA_WAIT_S
+    while time.monotonic() < deadline:
+        view = eyes.latest
+        if view.state == "disconnected" or (view.still and view.version == physical.version):
+            return  # (away: the table goes on with the sensor board alone)
+        time.sleep(0.0005)
 
 
 def _moves(service: TableService) -> int:

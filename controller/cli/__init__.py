@@ -18,7 +18,6 @@ from controller.cli import (
     vision_cmd,
 )
 from controller.cli._types import UsageError
-from controller.game.store import StoreError
 
 # Each module adds its own sub-commands and `bench` targets; none of them touches another's.
 _AREAS = (
@@ -52,14 +51,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.handler(args) or 0)
-    except EXPECTED as error:
+    except Exception as error:
+        if not isinstance(error, expected()):
+            raise
         print(f"railtable {command_name(args)}: {explain(error)}", file=sys.stderr)
         return 2
 
 
-EXPECTED = (UsageError, ValueError, KeyError, OSError, StoreError)
+EXPECTED: tuple[type[Exception], ...] = (UsageError, ValueError, KeyError, OSError)
 """What a user's input can cause (a bad flag value, an unknown game, a file that is not there);
-anything else is a bug and keeps its traceback."""
+anything else is a bug and keeps its traceback. An event log that cannot be read (`StoreError`)
+too: see `expected`."""
+
+
+def expected() -> tuple[type[Exception], ...]:
+    """`EXPECTED`, and `StoreError` once the event log's module is loaded (only it raises one: the
+    command line itself loads nothing heavy, so `serve` answers at once)."""
+    store = sys.modules.get("controller.game.store")
+    return EXPECTED if store is None else (*EXPECTED, store.StoreError)
 
 
 def command_name(args: argparse.Namespace) -> str:

@@ -1,5 +1,6 @@
 """`railtable bench crash` (pulled plugs), `bench e2e` (the service's latency), `bench stress`,
-`bench load` (phones, requests and hostile clients from another process)."""
+`bench load` (phones, requests and hostile clients from another process), `bench pi` (the Pi
+budget's figures in one go, with their estimates on a Pi 4 and a Pi 5)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from controller.bench.table import COMPUTER_ITERATIONS
+from controller.bench import COMPUTER_ITERATIONS
 from controller.cli._types import (
     Subparsers,
     UsageError,
@@ -19,12 +20,33 @@ from controller.cli._types import (
 
 
 def register(commands: Subparsers, benches: Subparsers) -> None:
-    """Add the `crash`, `e2e`, `stress`, `load` and `table` bench targets."""
+    """Add the `crash`, `e2e`, `stress`, `load`, `table` and `pi` bench targets."""
     _add_crash(benches)
     _add_e2e(benches)
     _add_stress(benches)
     _add_load(benches)
     _add_table(benches)
+    _add_pi(benches)
+
+
+def _add_pi(benches: Subparsers) -> None:
+    """`bench pi`: the Pi budget's figures, small, with Pi 4 and Pi 5 estimates."""
+    pi = benches.add_parser(
+        "pi",
+        help="the referee, the camera's reads, the start-up and the table's work per move, run "
+        "small in one go: each figure, its budget here, and its estimate on a Pi 4 and a Pi 5",
+    )
+    pi.add_argument("--json", action="store_true", help="print one JSON object")
+    pi.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        help="a game for the referee's and the table's figures (default: every one)",
+    )
+    pi.add_argument("--seeds", type=positive, default=1, help="bench referee: bot games per game")
+    pi.add_argument("--moves", type=positive, default=12, help="bench vision: moves rendered")
+    pi.add_argument("--samples", type=positive, default=6, help="bench e2e: changes timed")
+    pi.set_defaults(handler=_pi)
 
 
 def _add_crash(benches: Subparsers) -> None:
@@ -59,6 +81,12 @@ def _add_stress(benches: Subparsers) -> None:
     stress.add_argument("--phones", type=positive, default=8, help="phone threads")
     stress.add_argument(
         "--busy", type=_count, default=0, help="processes burning CPU beside it (default 0)"
+    )
+    stress.add_argument(
+        "--camera-flat-out",
+        action="store_true",
+        help="the simulated camera draws and reads frames all the while (never resting while "
+        "its table does), as a real camera's frames keep coming",
     )
     stress.add_argument("--json", action="store_true", help="print one JSON object")
     stress.set_defaults(handler=_stress)
@@ -136,7 +164,13 @@ def _stress(args: argparse.Namespace) -> int:
     from controller.bench.stress import run
 
     with tempfile.TemporaryDirectory(prefix="railtable-stress-") as folder:
-        report = run(args.minutes * 60, Path(folder), phones=args.phones, busy=args.busy)
+        report = run(
+            args.minutes * 60,
+            Path(folder),
+            phones=args.phones,
+            busy=args.busy,
+            camera_flat_out=args.camera_flat_out,
+        )
     figures = report.to_json()
     if args.json:
         print(json.dumps(figures))
@@ -184,6 +218,29 @@ def _table(args: argparse.Namespace) -> int:
     else:
         for key, value in out.items():
             print(f"{key:28} {value}")
+    return 0
+
+
+def _pi(args: argparse.Namespace) -> int:
+    from controller.bench.pi import PiSettings, lines, run
+    from controller.config import Config, check_game
+
+    for game in args.game:
+        check_game(Config(game=game, players=2), "--game", "--players")
+    games = tuple(args.game)
+    report = run(
+        PiSettings(
+            referee_games=games,
+            referee_seeds=args.seeds,
+            vision_moves=args.moves,
+            e2e_samples=args.samples,
+            table_games=games,
+        )
+    )
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print("\n".join(lines(report)))
     return 0
 
 

@@ -68,6 +68,13 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
     )
     serve.add_argument("--no-bots", action="store_true", help="the simulated table without bots")
     serve.add_argument(
+        "--bot-pace",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the simulated table: a bot's go this often (default 6: a person's pace)",
+    )
+    serve.add_argument(
         "--ai-iterations",
         type=int,
         default=None,
@@ -79,7 +86,22 @@ def register(commands: Subparsers, benches: Subparsers) -> None:
         help='"on", "off" or "auto" (default: on where espeak-ng and a speaker are found, off on '
         "the simulated table): the table says whose turn it is, alerts and the winner",
     )
+    serve.add_argument(
+        "--language",
+        default=None,
+        help="the table's voice speaks it: en, de, fr or es (default en; each phone picks its own)",
+    )
     serve.set_defaults(handler=_serve)
+
+
+def _language(given: str) -> Any:
+    """`--language` as the configuration file accepts `[table] language`."""
+    from controller.words.language import CODES, language_setting
+
+    try:
+        return language_setting("--language", given)
+    except ValueError:
+        raise ValueError(f"--language {given}: must be one of {', '.join(CODES)}") from None
 
 
 def _pin(given: str, check: Any) -> str:
@@ -115,7 +137,7 @@ def _serve(args: argparse.Namespace) -> int:
         phone_address,
         run_service,
     )
-    from controller.table.service import ServiceSettings
+    from controller.table.settings import ServiceSettings
     from controller.table.speech import speech_setting
 
     config = load_config(args.config if args.config is not None else default_path())
@@ -131,7 +153,9 @@ def _serve(args: argparse.Namespace) -> int:
         "pin": None if args.pin is None else _pin(args.pin, check_pin),
         "address": args.address,
         "ai_iterations": args.ai_iterations,
+        "bot_pace_s": args.bot_pace,
         "speech": None if args.speech is None else _speech(args.speech, speech_setting),
+        "language": None if args.language is None else _language(args.language),
     }
     config = dataclasses.replace(config, **{k: v for k, v in given.items() if v is not None})
     if args.no_bots:
@@ -145,6 +169,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise ValueError(f"{config.path}: [venue] table: missing; each table needs its own name")
     if not 0 <= config.ai_iterations <= 1_000_000:
         raise ValueError(f"--ai-iterations {config.ai_iterations}: must be 0 to 1000000")
+    if not 0.05 <= config.bot_pace_s <= 60:
+        raise ValueError(f"--bot-pace {config.bot_pace_s:g}: must be 0.05 to 60 seconds")
     if not 1 <= config.port <= 65535:
         raise ValueError(f"--port {config.port}: must be 1 to 65535")
     settings = ServiceSettings(
@@ -158,10 +184,12 @@ def _serve(args: argparse.Namespace) -> int:
         camera_settings=config.camera_settings,
         board=config.board,
         bots=config.bots,
+        bot_period_s=config.bot_pace_s,
         ai_iterations=config.ai_iterations,
         gpio=config.gpio,
         venue=config.venue,
         speech=config.speech,
+        language=config.language,
     )
     sock = listen(config.listen, config.port)  # a busy port says so before anything is printed
     configure_logging()

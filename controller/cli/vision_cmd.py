@@ -8,9 +8,12 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from controller.cli._types import Subparsers, whole_between
-from rules.physical import Catalogue, Layout
+
+if TYPE_CHECKING:
+    from rules.physical import Catalogue, Layout
 
 
 def register(commands: Subparsers, benches: Subparsers) -> None:

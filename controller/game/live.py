@@ -249,7 +249,7 @@ class LiveGame:
         if not 0 <= seat < count:
             raise Refused(f"this game has {count} players: no player {seat + 1}")
         if seat in self.computers:
-            raise Refused(f"seat {seat} is the computer's: the host takes it back first")
+            raise Refused(f"{self.book.seat(seat)} is the computer's: the host takes it back first")
         data: dict[str, str] = {}
         if name is not None:
             data["name"] = named.check_name(name)
@@ -366,7 +366,8 @@ class LiveGame:
         may_act(asker, seat, parsed)
         if seat in self.computers and not parsed.CHANCE_OUTCOME:
             raise Refused(
-                f"seat {seat} is the computer's: it makes its own moves", Refusal.NOT_ALLOWED
+                f"{self.book.seat(seat)} is the computer's: it makes its own moves",
+                Refusal.NOT_ALLOWED,
             )
         try:
             return self._play(game, [parsed])
@@ -375,7 +376,9 @@ class LiveGame:
                 raise
             if not _hides_anything(state):
                 raise  # nothing is hidden: the reason tells nothing anyone cannot see
-            raise Refused(f"not a legal move for seat {seat} now", Refusal.REFUSED) from None
+            raise Refused(
+                f"not a legal move for {self.book.seat(seat)} now", Refusal.REFUSED
+            ) from None
 
     def answer(self, asker: Asker, option: int) -> list[Event]:
         """The seat's pick for the referee's question (a choice, or an input nothing shows)."""
@@ -385,7 +388,8 @@ class LiveGame:
         may_answer(asker, verdict.seat, verdict.hidden)
         if verdict.seat is not None and verdict.seat in self.computers:
             raise Refused(
-                f"seat {verdict.seat} is the computer's: it answers itself", Refusal.NOT_ALLOWED
+                f"{self.book.seat(verdict.seat)} is the computer's: it answers itself",
+                Refusal.NOT_ALLOWED,
             )
         if not 0 <= option < len(verdict.options):
             raise Refused(
@@ -473,7 +477,8 @@ class LiveGame:
         if ends and state.is_over and self.open is game:
             words = game.info.words
             ended = words.ended if words is not None else "the game is over"
-            self.end(str(state.to_json().get("end_reason") or ended))
+            named = words.end(state, self.book.seat) if words and words.end else None
+            self.end(named or str(state.to_json().get("end_reason") or ended))
 
     def _stored(self, write: Callable[[], T]) -> T:
         """A write to the log, or a refusal (HTTP 503) saying in one line that play is paused

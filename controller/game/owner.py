@@ -30,6 +30,7 @@ from controller.game.privacy import audiences, event_for
 from controller.game.snapshot import GameSnapshot
 from controller.game.store import MAX_ROWS, Event, GameRecord
 from controller.words.book import Book
+from controller.words.language import Language
 from rules.core import State
 from rules.registry import GAMES, new_game
 
@@ -50,8 +51,16 @@ class RenderedEvent:
     kind: str
     players: int  # of the row's game: who is a seat in `by_audience`
     by_audience: Mapping[Asker, JsonDict]
-    encoded: dict[Asker, bytes] = field(default_factory=dict, compare=False, repr=False)
-    # each audience's stream line, made once for all its phones (controller/api/stream.py)
+    encoded: dict[Any, bytes] = field(default_factory=dict, compare=False, repr=False)
+    # each audience's stream line (per language), made once for all its phones (api/stream.py)
+    book: Phrasebook | None = field(default=None, compare=False, repr=False)  # its game's words
+
+    def for_audience(self, seen: Asker, language: Language = Language.EN) -> JsonDict:
+        """The row as audience `seen` may see it, its lines in `language`."""
+        row = self.by_audience[seen]
+        if language is Language.EN or self.book is None:
+            return row
+        return self.book.speaking(language).event(dict(row))
 
 
 @dataclass(frozen=True)
@@ -355,7 +364,7 @@ class GameOwner:
             for seat in self.game.computers:  # the computer's seat sees what everyone does
                 forms[Asker.at(seat)] = forms[Asker.spectator()]
         return RenderedEvent(
-            event.id, event.game_id, event.kind.value, players, MappingProxyType(forms)
+            event.id, event.game_id, event.kind.value, players, MappingProxyType(forms), book=book
         )
 
     def _book(self, record: GameRecord | None) -> Phrasebook:

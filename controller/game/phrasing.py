@@ -12,6 +12,7 @@ from typing import Any
 from controller.game.players import Player
 from controller.game.store import Event, GameRecord
 from controller.words.book import Book
+from controller.words.language import Language
 from controller.words.verdicts import said
 from rules.game import Game
 from rules.registry import GAMES, game_named
@@ -23,6 +24,25 @@ class Phrasebook:
     def __init__(self, words: Book, players: Sequence[Player]) -> None:
         self.words = words
         self.players = tuple(players)
+        self._spoken: dict[Language, Phrasebook] = {words.say.language: self}
+
+    def speaking(self, language: Language) -> Phrasebook:
+        """The same words said in `language` (made once per language)."""
+        book = self._spoken.get(language)
+        if book is None:
+            book = self._spoken[language] = Phrasebook(self.words.speaking(language), self.players)
+        return book
+
+    def view(self, seen: Mapping[str, Any]) -> dict[str, Any]:
+        """An audience's view (`GameSnapshot.by_audience`) said again in this book's language:
+        its verdict and choices, from their data."""
+        out = dict(seen)
+        if out.get("verdict") is not None:
+            out["verdict"] = self.verdict(out["verdict"])
+        out["choices"] = [
+            {**c, "text": self.words.action(c["action"])} for c in out.get("choices", [])
+        ]
+        return out
 
     @staticmethod
     def of(info: Game[Any] | None, players: Sequence[Player]) -> Phrasebook:
@@ -34,10 +54,10 @@ class Phrasebook:
 
     def seat(self, seat: int | None) -> str:
         if seat is None:
-            return "the host"
+            return self.words.say.tr("the host")
         if 0 <= seat < len(self.players):
             return self.players[seat].name
-        return f"player {seat + 1}"
+        return self.words.say.tr("player {number}", number=seat + 1)
 
     def verdict(self, data: Mapping[str, Any] | None) -> dict[str, Any] | None:
         """A verdict's JSON with its words, in players' words."""
@@ -61,7 +81,8 @@ class Phrasebook:
     def values(self, value: Any) -> str:
         """A private value (a hand of card ids, a hidden split) in words."""
         if isinstance(value, list):
-            return ", ".join(self.values(v) for v in value) or "none"
+            said = [self.values(v) for v in value]
+            return ("; " if any("," in w for w in said) else ", ").join(said) or "none"
         if isinstance(value, dict):
             return "; ".join(f"{k.replace('_', ' ')} {self.values(v)}" for k, v in value.items())
         if isinstance(value, str):

@@ -8,6 +8,7 @@ states, never one the referee is trying out.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from controller.referee.judge import Referee
 from controller.referee.tables import piece_text
 from controller.referee.verdict import VerdictKind
 from controller.words.book import Book
+from controller.words.language import Language
 from controller.words.verdicts import said
 from rules.core import Action, Decision, State, Visibility
 from rules.game import Game
@@ -55,14 +57,25 @@ class GameSnapshot:
     finished: JsonDict | None = None  # the game that ended last, until another starts
     book: Phrasebook = field(default_factory=lambda: Phrasebook(Book(), ()))
     by_audience: Mapping[Asker, JsonDict] = field(default_factory=lambda: MappingProxyType({}))
-    encoded: dict[Asker, bytes] = field(default_factory=dict, compare=False, repr=False)
-    # each audience's stream line, made once for all its phones (controller/api/stream.py)
+    encoded: dict[Any, bytes] = field(default_factory=dict, compare=False, repr=False)
+    # each audience's stream line (per language), made once for all its phones (api/stream.py)
     reproducible_seed: bool = False  # started with a seed: its draws are predictable (a demo)
+    spoken: dict[tuple[Asker, Language], JsonDict] = field(
+        default_factory=dict, compare=False, repr=False
+    )  # an audience's view in another language than English, made when a phone first asks
 
-    def for_asker(self, who: Asker) -> JsonDict:
-        """What `who` may see: {"state", "table", "verdict", "choices"} (None where no game)."""
+    def for_asker(self, who: Asker, language: Language = Language.EN) -> JsonDict:
+        """What `who` may see: {"state", "table", "verdict", "choices"} (None where no game),
+        its lines in `language`."""
         empty: JsonDict = {"state": None, "table": None, "verdict": None, "choices": []}
-        return self.by_audience.get(audience(who, self.players), empty)
+        seen = audience(who, self.players)
+        view = self.by_audience.get(seen, empty)
+        if language is Language.EN or view is empty:
+            return view
+        said = self.spoken.get((seen, language))
+        if said is None:  # made on a reader's thread, at most twice if two ask at once
+            said = self.spoken[(seen, language)] = self.book.speaking(language).view(view)
+        return said
 
     def status(self) -> JsonDict:
         """The game part of `/api/status`: what is played, whose turn, the scores, the verdict
@@ -175,10 +188,7 @@ def state_json(game_id: int, row: int, state: State, view: JsonDict, public: Jso
         "phase": view.get("phase"),
         "current_player": state.current_player,
         "scores": state.scores(),
-        "score_parts": [
-            [{"what": what, "points": points} for what, points in parts]
-            for parts in state.score_parts()
-        ],
+        "score_parts": score_parts_json(state),
         "is_over": state.is_over,
     }
 
@@ -215,7 +225,8 @@ def table_json(
     """The mat in millimetres and what lies on it for `state`, with squares to point out."""
     layout = info.layout(state.options)
     table = referee.table_of(state)
-    shown = set(table) | set(marked) | set(last_move) | set(felt or ())
+    goods = info.goods(state)  # what carries no marker: jewels, a speed die (all may see it)
+    shown = set(table) | set(goods) | set(marked) | set(last_move) | set(felt or ())
     drawn = [loc for loc in layout.locations if loc.in_play or loc.name in shown]
     # a place the game leaves unused is drawn only while something there needs seeing
     return {
@@ -245,6 +256,10 @@ def table_json(
                 for p in pieces
             ]
             for name, pieces in table.items()
+        },
+        "goods": {
+            name: {"items": [dataclasses.asdict(g) for g in here.items], "words": here.words}
+            for name, here in goods.items()
         },
         "marked": marked,
         "alert": alert,
@@ -285,3 +300,19 @@ def axes(locations: Sequence[Location], width_mm: float, height_mm: float) -> Js
         "rows": [{"name": r, "y": ys[0]} for r, ys in rows.items()],
         "box": box,
     }
+
+
+def score_parts_json(state: State) -> list[list[dict[str, Any]]]:
+    """Each seat's score parts as JSON; a part only counted at the end has "provisional": true
+    (the key is absent otherwise, so older readers and replays see the same parts)."""
+    provisional = state.provisional_parts()
+    out = []
+    for seat, parts in enumerate(state.score_parts()):
+        maybe = provisional[seat] if seat < len(provisional) else set()
+        out.append(
+            [
+                {"what": what, "points": points, **({"provisional": True} if what in maybe else {})}
+                for what, points in parts
+            ]
+        )
+    return out

@@ -16,7 +16,7 @@ from controller.referee.moves import (
 )
 from controller.referee.observe import LocationView, Observation, Seen
 from controller.referee.pieces import PieceKnowledge
-from controller.referee.search import Limits, Query, readings
+from controller.referee.search import Limits, Query, Shared, readings
 from controller.referee.tables import Pieces, changed_locations
 from controller.referee.verdict import (
     Instruction,
@@ -30,11 +30,15 @@ from rules.core import CHANCE, State, Visibility
 from rules.physical import Piece, PlacedPiece
 
 
-def alert_copies(pieces: PieceKnowledge, too_many: dict[Piece, list[str]]) -> Verdict:
-    """A piece seen on more locations than the game has of it."""
+def alert_copies(
+    pieces: PieceKnowledge, too_many: dict[Piece, list[str]], expected: Mapping[str, Pieces]
+) -> Verdict:
+    """A piece seen on more locations than the game has of it (with where the rules have it,
+    `expected`, so the alert can say which to take it off)."""
     wrong = []
     for piece, names in sorted(too_many.items()):
         seen = LocationView(Seen.EXACT, (PlacedPiece(piece),))
+        belongs = tuple(n for n in names if any(p.piece == piece for p in expected.get(n, ())))
         for name in names:
             wrong.append(
                 WrongLocation(
@@ -44,6 +48,7 @@ def alert_copies(pieces: PieceKnowledge, too_many: dict[Piece, list[str]]) -> Ve
                     Wrong.TOO_MANY,
                     places=tuple(names),
                     copies=pieces.copies(piece),
+                    belongs=belongs,
                 )
             )
     return Verdict(
@@ -62,6 +67,7 @@ def unexplained(
     query: Query,
     wrong: frozenset[str],
     resolve_chance: ChanceResolver | None,
+    shared: Shared | None = None,
 ) -> frozenset[str]:
     """The changed locations no legal reading explains. Where a legal reading explains the
     others exactly (a lead laid before a revoke), the alert names only the rest: the fewest
@@ -92,7 +98,7 @@ def unexplained(
                 min(left, limits.node_budget // 8),
                 locked=query.locked,
             )
-            found = readings(state, seen, tried, pieces, limits, resolve_chance)
+            found = readings(state, seen, tried, pieces, limits, resolve_chance, shared)
             left -= found.nodes
             if any(not (c.leftover - pending) for c in found.best):
                 return frozenset(rest)

@@ -119,11 +119,13 @@ def follow(
         times.append(((time.perf_counter() - start) * 1000, (time.thread_time() - work) * 1000))
         verdicts.append(verdict)
         applied = list(verdict.actions)
+        unanswered = False  # a question the players have not answered yet
         if verdict.kind in (VerdictKind.CHOICE, VerdictKind.NEEDS_INPUT):
             answer = _answer(state, verdict, truth[len(state.history) - mark :], want)
-            if answer is None:
-                return verdicts, times
-            applied += answer
+            # none the players took (the decision is still to come, after the moves seen): the
+            # service applies the verdict's actions all the same, and the question waits
+            unanswered = answer is None
+            applied += answer or []
         elif verdict.kind is not VerdictKind.APPLIED:
             return verdicts, times
         seen_changed = frozenset(
@@ -153,6 +155,8 @@ def follow(
         if taken is not None:
             taken.extend(a for _, a in unproven)  # read for a seat, nothing of its proves it
         _resolve(state)
+        if unanswered:
+            return verdicts, times
         if verdict.settles_table:
             table = {**table, **_exact(observation)}
     return verdicts, times
@@ -178,17 +182,32 @@ def decided_for(state: State, action: Action, asked: int | None = -2) -> bool:
 
 def _answer(state: State, verdict: Verdict, rest: list[Action], want: str) -> list[Action] | None:
     """The option the players would pick: the one that makes the state they made, or else the
-    one whose actions they took."""
+    one whose actions they took next (after the verdict's own), or else one whose actions they
+    took at all."""
     for option in verdict.options:
         with state.applied([*verdict.actions, *option.actions]):
             _resolve(state)
             if _key(state) == want:
                 return list(option.actions)
     taken = [a for a in rest if not a.CHANCE_OUTCOME]
+    after = _less(taken, [a for a in verdict.actions if not a.CHANCE_OUTCOME])
+    for option in verdict.options:  # asked which they did, the players say what they did next
+        own = [a for a in option.actions if not a.CHANCE_OUTCOME]
+        if own and after[: len(own)] == own:
+            return list(option.actions)
     for option in verdict.options:
         if all(a in taken for a in option.actions if not a.CHANCE_OUTCOME):
             return list(option.actions)
     return None
+
+
+def _less(actions: list[Action], some: list[Action]) -> list[Action]:
+    """`actions` less the first occurrence of each of `some`, in order."""
+    left = list(actions)
+    for action in some:
+        if action in left:
+            left.remove(action)
+    return left
 
 
 def _exact(observation: Observation) -> dict[str, Pieces]:

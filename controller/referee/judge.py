@@ -33,7 +33,7 @@ from controller.referee import alerts, rulings
 from controller.referee.moves import ChanceResolver, after_seen_draw, field_values
 from controller.referee.observe import LocationView, Observation
 from controller.referee.pieces import PieceKnowledge
-from controller.referee.search import Limits, Query, readings
+from controller.referee.search import Limits, Query, Shared, readings
 from controller.referee.tables import Pieces, changed_locations
 from controller.referee.verdict import Reason, Verdict, VerdictKind
 from rules.core import CHANCE, Action, State, Visibility
@@ -88,7 +88,8 @@ class Referee:
         expected = pieces.table_of(state)
         too_many = pieces.too_many(observation)
         if too_many:
-            return alerts.alert_copies(pieces, too_many)
+            before = expected if table is None else pieces.base(table)
+            return alerts.alert_copies(pieces, too_many, before)
         base = expected if table is None else pieces.base(table)
         names = sorted(set(observation.views) | set(expected) | set(base))
         changed = frozenset(
@@ -139,12 +140,16 @@ class Referee:
         """Search the readings of a changed table; failing them, wait for what is covered,
         offer a take-back, or alert."""
         pieces, limits = self.pieces, self.limits
-        best = readings(state, observation, query, pieces, limits, resolve_chance).best
+        shared = Shared()  # the rules' side of each step, for every search below
+        best = readings(state, observation, query, pieces, limits, resolve_chance, shared).best
         if not best:
             with_inputs = dataclasses.replace(
                 query, optional_inputs=True, budget=limits.input_budget
             )
-            best = readings(state, observation, with_inputs, pieces, limits, resolve_chance).best
+            found = readings(
+                state, observation, with_inputs, pieces, limits, resolve_chance, shared
+            )
+            best = found.best
         if best:
             return rulings.decide(pieces, state, observation, best, resolve_chance, query.locked)
         hidden = query.covered
@@ -152,7 +157,9 @@ class Referee:
             any_reading = dataclasses.replace(
                 query, changed=query.changed | hidden, one_is_enough=True
             )
-            if readings(state, observation, any_reading, pieces, limits, resolve_chance).best:
+            if readings(
+                state, observation, any_reading, pieces, limits, resolve_chance, shared
+            ).best:
                 return Verdict(
                     VerdictKind.WAITING, Reason.NEEDS_COVERED, locations=tuple(sorted(hidden))
                 )
@@ -167,6 +174,7 @@ class Referee:
             query,
             query.changed & query.pending,
             resolve_chance,
+            shared,
         )
         return alerts.alert(
             pieces, state, observation, query.base_table, wrong, query.locked, resolve_chance

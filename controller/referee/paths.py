@@ -71,6 +71,8 @@ class Path:
     # names them (a wagon's start and stop), not by what the rules did after it
     passed: bool = False  # a turn ended unseen into draws (`NEXT_PLAYER`): once per reading,
     # or an evening of empty turns could explain any table (a cart driven off, placed again)
+    under_hands: int = 0  # hands' actions that changed covered locations alone (a tile laid
+    # under a hand): the waiting search allows one more of them in each pass (`_Walk.run`)
 
     @property
     def run_shows(self) -> bool:
@@ -138,6 +140,7 @@ class Path:
             if by_hand
             else self.by_hand_at - moved,
             passed=passed,
+            under_hands=self.under_hands,
         )
 
 

@@ -82,16 +82,52 @@ class Readings:
         return best(self.found)
 
 
-_Child = tuple[Any, Any, Path] | None  # a step tried: (transposition key, input's looks,
-# the path one step longer), or None where the step is no step (refused, or it shows nowhere)
+RulesOfStep = tuple[dict[str, Pieces], int | None, bool, dict[str, Pieces] | None] | None
+# the rules' side of a step, the same in every search from one state: the table after it, who
+# acts next, whether the game is over, and the table as the play is laid (a hand's action);
+# None where the rules refuse it
+
+
+@dataclass
+class Known:
+    """One node as the rules have it, the same in every search from one state (`Shared`):
+    who acts, whether the game is over, the rules' side of each step tried from it (with the
+    node it leads to), and the steps worth trying (by the locations a path stirred and those the
+    search explains)."""
+
+    seat: int | None
+    over: bool
+    children: dict[Action, tuple[RulesOfStep, Known | None]] = field(default_factory=dict)
+    steps: dict[tuple[frozenset[str], frozenset[str]], list[tuple[Action, StepKind]]] = field(
+        default_factory=dict
+    )
+
+
+@dataclass
+class Shared:
+    """What the searches of one verdict, all from the same state, work out once (the tries of
+    an alert, the search again with inputs): the nodes as the rules have them, and the nodes
+    as searched for the same changes."""
+
+    root: Known | None = None
+    trees: dict[
+        tuple[Any, ...], tuple[Observation, dict[str, Pieces], dict[tuple[Action, ...], _Node]]
+    ] = field(
+        default_factory=dict
+    )  # the searched tree of each search that explains the same changes (`_Walk.tree`): the
+    # search again with inputs the rules did not wait for walks the first one's again
+
+
+_Child = tuple[Any, Any, Path, Known] | None  # a step tried: (transposition key, input's
+# looks, the path one step longer, the node it leads to), or None where the step is no step
+# (refused, or it shows nowhere)
 
 
 @dataclass
 class _Node:
     """One searched node, as the rules saw it the first time: what later passes reuse."""
 
-    seat: int | None  # who acts here
-    over: bool  # the game is over here
+    known: Known  # the node as the rules have it (who acts, whether it is over)
     steps: list[tuple[Action, StepKind]] | None = None  # the steps worth trying here
     children: dict[int, _Child] = field(default_factory=dict)  # by the step's index
     considered: bool = False
@@ -105,9 +141,12 @@ def readings(
     pieces: PieceKnowledge,
     limits: Limits,
     resolve_chance: ChanceResolver | None = None,
+    shared: Shared | None = None,
 ) -> Readings:
-    """The sequences of legal actions from `state` that explain the observed table."""
-    walk = _Walk(state, observation, query, pieces, limits, resolve_chance)
+    """The sequences of legal actions from `state` that explain the observed table. Searches
+    from the same state may pass the same `shared`: the rules' side of each step is worked out
+    once for all of them (the tries of an alert, the search again with inputs)."""
+    walk = _Walk(state, observation, query, pieces, limits, resolve_chance, shared)
     walk.run()
     return Readings(walk.found, walk.nodes)
 
@@ -123,8 +162,13 @@ class _Walk:
         pieces: PieceKnowledge,
         limits: Limits,
         resolve_chance: ChanceResolver | None,
+        shared: Shared | None = None,
     ) -> None:
         self.state = state
+        shared = Shared() if shared is None else shared
+        if shared.root is None:
+            shared.root = Known(state.current_player, state.is_over)
+        self.root = shared.root  # the root as the rules have it, shared with other searches
         self.observation = observation
         self.query = query
         self.pieces = pieces
@@ -134,13 +178,24 @@ class _Walk:
         self.bound = 0  # no sequence longer than this is tried
         self.cut = False  # a sequence was cut short by the bound
         self.tree: dict[tuple[Action, ...], _Node] = {}  # every node tried, kept from one
-        # deepening pass to the next: a deeper pass walks it again without the rules
+        # deepening pass to the next: a deeper pass walks it again without the rules; and
+        # from one search to the next where only what inputs and budget they allow differs
+        alike = (query.changed, query.pending, query.covered, query.locked, query.names)
+        seen, base, tree = shared.trees.get(alike, (None, None, None))
+        if tree is not None and seen is observation and base is query.base_table:
+            self.tree = tree
+        else:
+            shared.trees[alike] = (observation, query.base_table, self.tree)
         self.at: list[Action] = []  # the actions the state holds beyond the root
         self.visited: set[tuple[frozenset[tuple[Action, int]], frozenset[tuple[str, Pieces]]]]
         self.visited = set()  # the same actions in another order leaving the same table: once
         self.nodes = 0
         self.found: list[Candidate] = []
         self.hands = limits.max_table_actions  # actions that show on the table, in one sequence
+        self.under_bound = limits.most_table_actions  # hands' actions seen nowhere, at most
+        self.under_cut = False  # a sequence was cut short by `under_bound`
+        self.longest = limits.max_actions * 8  # no path longer than this (draws counted) can
+        # be a best reading: one step more than the shortest exact reading found (`best`)
 
     def run(self) -> None:
         """Iterative deepening: the shortest sequences that fit, and those one step longer.
@@ -155,26 +210,48 @@ class _Walk:
         )  # the waiting search counts the covered locations too: each may hide a hand's action
         self.hands = max(limits.max_table_actions, min(seen_to_change, limits.most_table_actions))
         try:
-            first = limits.max_actions if query.one_is_enough else 1
-            # whether any reading exists (before a wait): depth first, no deepening, for the
-            # first reading ends it (a lead under a hand may be any card: deepening would try
-            # every lead with every next card at each depth before reaching the trick's end)
-            for bound in range(first, limits.max_actions + 1):
+            if query.one_is_enough:
+                self._any_reading(start)
+                return
+            for bound in range(1, limits.max_actions + 1):
                 self.bound = bound
                 self.found.clear()
                 self.cut = False
                 self.visited.clear()
-                self.extend(start)
+                self.extend(start, self.root)
                 exact = [c for c in self.found if not c.leftover]
                 if exact or self.nodes >= self.budget or not self.cut:
                     break  # found; out of budget; or nothing was cut short: deeper finds no more
-            if exact and bound < limits.max_actions and not query.one_is_enough:
+            if exact and bound < limits.max_actions:
                 self.bound = bound + 1
+                shorter = list(self.found)
                 self.found.clear()
                 self.visited.clear()
-                self.extend(start)
+                self.extend(start, self.root)
+                again = {c.actions for c in self.found}  # a pass cut short by the budget
+                # still has the readings the shorter bound found
+                self.found[:0] = [c for c in shorter if c.actions not in again]
         finally:
             self.goto(())
+
+    def _any_reading(self, start: Path) -> None:
+        """Whether any reading exists (before a wait): depth first to the full length, for the
+        first reading ends it (a lead under a hand may be any card: deepening on the length would
+        try every lead with every next card at each depth before reaching the trick's end).
+
+        Deepening on the hands' actions that change covered locations alone instead: a pass
+        allows one more of them than the last. Any covered location may hide a hand's action,
+        and sequences of such actions alone are the most numerous; the reading that needs one
+        (a tile laid under the hand, the next one seen) is found before the search tries every
+        stack of them."""
+        self.bound = self.limits.max_actions
+        for under in range(self.hands + 1):
+            self.under_bound = under
+            self.under_cut = False
+            self.visited.clear()
+            self.extend(start, self.root)
+            if self.found or self.nodes >= self.budget or not self.under_cut:
+                return
 
     def goto(self, actions: tuple[Action, ...]) -> None:
         """Bring the state to the node reached by `actions` from the root."""
@@ -191,15 +268,14 @@ class _Walk:
             state.apply_legal(action)  # each was listed by the rules at its node
             at.append(action)
 
-    def node(self, path: Path) -> _Node:
+    def node(self, path: Path, known: Known) -> _Node:
         node = self.tree.get(path.actions)
         if node is None:
-            self.goto(path.actions)
-            node = self.tree[path.actions] = _Node(self.state.current_player, self.state.is_over)
+            node = self.tree[path.actions] = _Node(known)
         return node
 
-    def extend(self, path: Path) -> None:
-        node = self.node(path)
+    def extend(self, path: Path, known: Known) -> None:
+        node = self.node(path, known)
         if path.actions and path.run_shows:
             if not node.considered:
                 self.goto(path.actions)
@@ -210,22 +286,30 @@ class _Walk:
                 if self.query.one_is_enough:
                     self.budget = 0  # found one: the search stops
                 if not node.candidate.leftover:
+                    self.longest = min(self.longest, len(path.actions) + 1)
                     return  # it fits exactly: a longer sequence takes what nothing shows
-        if node.over:
+        if known.over:
             return
         if path.steps >= self.bound:
             self.cut = True
             return
         if path.quiet >= self.limits.max_quiet_steps:
             return
+        if len(path.actions) >= self.longest:
+            return  # longer than any best reading: `best` keeps none more than one step
+            # longer than the shortest exact reading, and their prefixes are not longer
         if node.steps is None:
-            self.goto(path.actions)
-            node.steps = list(self.next_steps(path.off))
+            key = (path.off, self.query.changed)
+            steps = known.steps.get(key)
+            if steps is None:
+                self.goto(path.actions)
+                steps = known.steps[key] = list(self.next_steps(path.off))
+            node.steps = steps
         self.extend_steps(node, path)
 
     def _skips(self, path: Path, node: _Node, step: StepKind) -> bool:
         """Whether a step of this kind is not tried on this path."""
-        if step in PLAYED and path.run_seat not in (None, node.seat, NEXT_PLAYER):
+        if step in PLAYED and path.run_seat not in (None, node.known.seat, NEXT_PLAYER):
             return True  # unseen steps are proven by the table, or by the same seat's action
         if step is StepKind.BY_HAND and path.by_hand >= self.hands:
             return True
@@ -246,15 +330,17 @@ class _Walk:
                 continue
             if self._skips(path, node, step):
                 continue
+            if path.under_hands >= self.under_bound and self._under_a_hand(action, step):
+                self.under_cut = True  # left to the next pass, before the rules are asked
+                continue
             self.nodes += 1
             if index in node.children:
                 child = node.children[index]
             else:
-                self.goto(path.actions)
-                child = node.children[index] = self.child(path, action, step, choices)
+                child = node.children[index] = self.child(node.known, path, action, step, choices)
             if child is None:
                 continue
-            seen, looks, longer = child
+            seen, looks, longer, onward = child
             if seen is not None:
                 if seen in self.visited:
                     continue  # the same actions in another order, already searched
@@ -264,22 +350,42 @@ class _Walk:
                     continue  # as another input did, on the table and after: one reading
                 input_tables.add(looks)
             found = len(self.found)
-            self.extend(longer)
+            self.extend(longer, onward)
             answered = answered or (step is StepKind.FORCED_INPUT and len(self.found) > found)
 
-    def child(self, path: Path, action: Action, step: StepKind, choices: int) -> _Child:
+    def child(
+        self, known: Known, path: Path, action: Action, step: StepKind, choices: int
+    ) -> _Child:
         """One step from the node the state is at, worked out with the rules (see `_Child`)."""
-        state = self.state
-        seat = state.current_player
-        during = self.pieces.table_as_laid(state, action) if step is StepKind.BY_HAND else None
+        seat = known.seat
+        entry = known.children.get(action)
+        if entry is None:  # no search from this state has tried it yet
+            self.goto(path.actions)
+            rules = self._rules_of(action, step is StepKind.BY_HAND)
+            onward = None if rules is None else Known(rules[1], rules[2])
+            entry = known.children[action] = (rules, onward)
+        rules, onward = entry
+        if rules is None or onward is None:
+            return None  # refused by the rules: no step here
+        if step is StepKind.FORCED_INPUT:
+            self.goto((*path.actions, action))  # what may follow it is asked of the state there
         try:
-            state.apply_legal(action)  # a step the rules listed here: no checks again
-            try:
-                return self._stepped(path, action, step, choices, seat, during)
-            finally:
-                state.undo()
+            stepped = self._stepped(path, action, step, choices, seat, rules)
         except ValueError:
             return None  # refused by the rules: no step here
+        return None if stepped is None else (*stepped, onward)
+
+    def _rules_of(self, action: Action, by_hand: bool) -> RulesOfStep:
+        """The rules' side of a step from the node the state is at (see `RulesOfStep`)."""
+        state = self.state
+        during = self.pieces.table_as_laid(state, action) if by_hand else None
+        try:
+            state.apply_legal(action)  # a step the rules listed here: no checks again
+        except ValueError:
+            return None
+        self.at.append(action)  # the state stays at the child: searched next, it is there
+        # already (`goto` takes it back when a sibling is tried instead)
+        return self.pieces.table_of(state), state.current_player, state.is_over, during
 
     def _stepped(
         self,
@@ -288,11 +394,11 @@ class _Walk:
         step: StepKind,
         choices: int,
         seat: int | None,
-        during: dict[str, Pieces] | None,
-    ) -> _Child:
-        """The step just applied to the state, as a child of `path` (or None: no step)."""
-        query, state = self.query, self.state
-        after = self.pieces.table_of(state)
+        rules: tuple[dict[str, Pieces], int | None, bool, dict[str, Pieces] | None],
+    ) -> tuple[Any, Any, Path] | None:
+        """The step as a child of `path` (or None: no step), from what the rules made of it."""
+        query = self.query
+        after, next_seat, _, during = rules
         moved = changed_locations(path.table, after)
         shows = bool(moved & query.changed)
         laid = None
@@ -324,12 +430,12 @@ class _Walk:
         if step is StepKind.FORCED_INPUT:
             looks = (
                 frozenset((n, after.get(n, ())) for n in moved),
-                next_choices(state, self.resolve_chance),
+                next_choices(self.state, self.resolve_chance),
             )
         who = CHANCE if seat is None else seat
-        child = path.then(
-            Step(action, step, after, shows, moved, who, off, laid, state.current_player)
-        )
+        child = path.then(Step(action, step, after, shows, moved, who, off, laid, next_seat))
+        if self._under_a_hand(action, step):
+            child = dataclasses.replace(child, under_hands=path.under_hands + 1)
         if path.asked is None and (
             (step is StepKind.FORCED_INPUT and choices > 1)
             or (step is StepKind.OPTIONAL_INPUT and action.DECISION is not _NONE)
@@ -337,6 +443,13 @@ class _Walk:
         ):
             child = dataclasses.replace(child, asked=len(path.actions))
         return seen, looks, child
+
+    def _under_a_hand(self, action: Action, step: StepKind) -> bool:
+        """Whether a hand's action names covered locations alone (a tile laid under a hand)."""
+        if step is not StepKind.BY_HAND or not self.query.covered:
+            return False
+        named = text_values(type(action))(action)
+        return bool(named) and self.query.covered.issuperset(named)
 
     def _stops_where_nothing_changed(
         self,
@@ -385,16 +498,13 @@ class _Walk:
         if state.current_player == CHANCE:
             return self._draws()
         steps: list[tuple[Action, StepKind]] = []
-        actions = state.legal_actions()
-        forced = all(a.VISIBILITY is Visibility.INPUT for a in actions)
+        # those that name locations, none of which changed, are left out by the rules
+        actions = state.legal_actions_naming(self.query.changed | stirred, self.query.names)
+        forced = _all_inputs(actions) and _all_inputs(state.legal_actions())
         inputs = 0
-        changed, names = self.query.changed | stirred, self.query.names
         for action in actions:
             kind = action.VISIBILITY
             if kind is Visibility.TABLE:
-                values = text_values(type(action))(action)
-                if changed.isdisjoint(values) and not names.isdisjoint(values):
-                    continue  # it names locations, none of which changed
                 steps.append((action, StepKind.BY_HAND))
             elif kind is Visibility.IMPLIED:
                 steps.append((action, StepKind.IMPLIED))
@@ -455,3 +565,8 @@ class _Walk:
         return Candidate(
             path.actions, leftover, covered, key, path.by_hand, seats, implied, path.asked
         )
+
+
+def _all_inputs(actions: list[Action]) -> bool:
+    """Whether every action is an input (the rules wait for one)."""
+    return all(a.VISIBILITY is Visibility.INPUT for a in actions)

@@ -98,6 +98,7 @@ class WrongLocation:
     fix: Instruction | None = None  # how to put it right
     places: tuple[str, ...] = ()  # TOO_MANY: every location the piece lies on
     copies: int = 0  # TOO_MANY: how many the game has
+    belongs: tuple[str, ...] = ()  # TOO_MANY: the locations where the rules have it
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -113,6 +114,7 @@ class WrongLocation:
             "fix": self.fix.to_json() if self.fix is not None else None,
             "places": list(self.places),
             "copies": self.copies,
+            "belongs": list(self.belongs),
         }
 
 

@@ -53,6 +53,18 @@ class PhysicalTable:
         if self.on_laid is not None:
             self.on_laid()
 
+    def state(self) -> tuple[int, dict[str, Pieces]]:
+        """The table's version and its pieces at that version (one read under the lock)."""
+        with self._lock:
+            return self.version, dict(self._pieces)
+
+    def show(self, version: int, pieces: dict[str, Pieces]) -> None:
+        """Be a copy of a table in another process: its pieces at its `version` (an older
+        version than this copy's is ignored; nothing is told)."""
+        with self._lock:
+            if version > self.version:
+                self._pieces, self.version = dict(pieces), version
+
     def magnets(self) -> frozenset[tuple[int, int]]:
         with self._lock:
             return frozenset(

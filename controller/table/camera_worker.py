@@ -1,9 +1,11 @@
-"""The camera's own thread: frames read (or, on the simulated table, rendered) and run through the
-vision pipeline off the game owner's thread; the owner's tick takes the newest `CameraView`.
+"""One camera and its pipeline: frames read (or, on the simulated table, rendered) and run through
+the vision pipeline, the newest `CameraView` kept. The service runs it in a process of its own
+(`camera_process.py`); a test that drives the table itself steps it on its own thread.
 
 The owner's thread is the one every verdict and every phone's command waits for: a frame drawn
-and read there (tens of ms each, a full decode over a second) held them all. Here the owner only
-reads one reference, replaced whole after each frame.
+and read there (tens of ms each, a full decode over a second) held them all, and so did a frame
+read on another thread of the service (one interpreter lock). The owner only reads one reference,
+replaced whole after each frame.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -24,6 +27,7 @@ log = logging.getLogger("railtable")
 
 NO_NEW_FRAME: Any = object()  # a camera's answer when it has no frame since the last one
 IDLE_REFRESH_S = 2.0  # the simulated table unchanged and its view settled: a frame this often
+IDLE_POLL_S = 0.005  # no frame was read (at rest, none new): looked again after this at least
 
 
 class Camera(Protocol):
@@ -44,8 +48,8 @@ class CameraView:
 
 
 class CameraWorker:
-    """One camera and its pipeline, stepped on a thread of its own (`start`) or by the caller
-    (`step`, as a test or a flat-out bench drives the table)."""
+    """One camera and its pipeline, stepped by `run` (in the camera's process) or by the caller
+    (`step`, as a test drives the table)."""
 
     def __init__(
         self,
@@ -55,12 +59,14 @@ class CameraWorker:
         period_s: float,
         health: Any = None,  # the camera's own words when it is away (a real camera's state)
         starting: tuple[str, str] = ("starting", "simulated camera: calibrating"),
+        rests: bool = True,  # a simulated table at rest costs no frames (False: a bench's load)
     ) -> None:
         self.camera = camera
         self.pipeline = pipeline
         self.catalogue = catalogue
         self.period_s = period_s
         self.health = health
+        self.rests = rests
         self.latest = CameraView(None, False, *starting)
         self.frames = 0  # frames processed (a simulated table at rest costs none)
         self._lock = threading.Lock()  # the pipeline and the last image: one user at a time
@@ -70,37 +76,36 @@ class CameraWorker:
         self._last_frame = 0.0
         self._wake = threading.Event()
         self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
 
-    # ---- the thread
-    def start(self) -> CameraWorker:
-        self._thread = threading.Thread(target=self._run, name="railtable-camera", daemon=True)
-        self._thread.start()
-        return self
+    # ---- the loop (in the camera's process: `camera_process.py`)
+    def run(self, after: Callable[[CameraWorker], None], beat_s: float = 1.0) -> None:
+        """Step a frame every `period_s` (at once when woken) until `stop`; `after` is called
+        after each frame and at least every `beat_s` (to send the view on)."""
+        due = 0.0
+        while not self._stopping.is_set():
+            woke = self._wake.wait(min(beat_s, max(0.0, due - time.monotonic())))
+            self._wake.clear()
+            if self._stopping.is_set():
+                return
+            if woke or time.monotonic() >= due:
+                frames = self.frames
+                try:
+                    self.step()
+                except Exception:  # one bad frame must not blind the table for the evening
+                    log.exception("camera frame failed")
+                idle = self.frames == frames  # at rest, or no new frame: never a busy loop
+                due = time.monotonic() + max(self.period_s, IDLE_POLL_S if idle else 0.0)
+            after(self)
 
-    def stop(self, timeout: float = 5.0) -> None:
+    def stop(self, timeout: float = 0.0) -> None:
+        """End `run` (after the frame in hand)."""
         self._stopping.set()
         self._wake.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout)
 
     def wake(self) -> None:
         """Something changed in view (the simulated table was laid anew): a frame at once, as a
         camera running faster than `period_s` would see it."""
         self._wake.set()
-
-    def _run(self) -> None:
-        due = 0.0
-        while not self._stopping.is_set():
-            self._wake.wait(max(0.0, due - time.monotonic()))
-            self._wake.clear()
-            if self._stopping.is_set():
-                return
-            due = time.monotonic() + self.period_s
-            try:
-                self.step()
-            except Exception:  # one bad frame must not blind the table for the evening
-                log.exception("camera frame failed")
 
     # ---- one frame
     def step(self) -> None:
@@ -126,6 +131,7 @@ class CameraWorker:
                 self.pipeline.request_full_decode()  # back: read every location afresh
             self._image = image
             report = self.pipeline.process(image)
+            self._last_frame = time.monotonic()  # (a slow read is not a rest's refresh due)
             self.frames += 1
             calibrator = self.pipeline.calibrator
             seen = (
@@ -150,7 +156,9 @@ class CameraWorker:
         the next frame would show the same (one now and then keeps the health fresh). A real
         camera is never at rest: what it sees changes without telling."""
         camera = self.camera
-        if not isinstance(camera, SimulatedCamera) or self._recalibrate or self._lost:
+        if not self.rests or not isinstance(camera, SimulatedCamera):
+            return False
+        if self._recalibrate or self._lost:
             return False
         now = time.monotonic()
         return (

@@ -13,9 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gpiozero import LED, Button, Buzzer
+if TYPE_CHECKING:  # gpiozero is imported when the pins open: the configuration loads this module
+    from gpiozero import LED, Button, Buzzer
 
 log = logging.getLogger("railtable")
 
@@ -143,6 +144,8 @@ class TableIO:
         self.detail = f"{name} pins"
 
     def _open(self) -> None:
+        from gpiozero import LED, Button, Buzzer
+
         factory, pins = self.factory, self.pins
         self.buttons = [
             Button(pin, pin_factory=factory, bounce_time=0.05) for pin in pins.seat_buttons

@@ -18,7 +18,9 @@ from controller.game.live import LiveGame
 from controller.simulated.bots import Bots
 from controller.simulated.camera import SimulatedCamera
 from controller.simulated.table import PhysicalTable
+from controller.table.camera_process import CameraJob, CameraProcess
 from controller.table.camera_worker import NO_NEW_FRAME, CameraView, CameraWorker
+from controller.table.settings import SIMULATED as SIMULATED
 from controller.table.settler import Readings
 from controller.vision_bridge import board_geometry, stickers
 from firmware_bridge.link import BoardLink
@@ -33,7 +35,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("railtable")
 
-SIMULATED = "simulated"
 NONE = "none"
 
 
@@ -109,9 +110,10 @@ class TableInputs:
     bots: Bots | None = None
     virtual_board: Any = None  # hardware.virtual_board.VirtualBoard: the simulated board
     link: BoardLink | None = None
-    camera: SimulatedCamera | RealCamera | None = None
+    camera: SimulatedCamera | RealCamera | None = None  # stepped here (else: in `eyes`' child)
     pipeline: VisionPipeline | None = None
-    eyes: CameraWorker | None = None  # the camera's frames through the pipeline
+    eyes: CameraProcess | CameraWorker | None = None  # the camera's frames through the pipeline:
+    # in a process of its own (the service), or stepped by the tick (a test driving the table)
     camera_table: TableObservation | None = None  # the camera's last settled table
 
     def camera_view(self) -> CameraView | None:
@@ -124,10 +126,19 @@ class TableInputs:
         self.health.camera.set(view.state, view.detail)
         return view
 
+    def step_camera(self) -> None:
+        """One frame, when the camera is stepped here (not in a process of its own)."""
+        if isinstance(self.eyes, CameraWorker):
+            self.eyes.step()
+
     @property
     def table_version(self) -> int | None:
         """The simulated table's version, when a simulated camera looks at it (else None)."""
-        if self.physical is None or not isinstance(self.camera, SimulatedCamera):
+        eyes = self.eyes
+        simulated = isinstance(self.camera, SimulatedCamera) or (
+            isinstance(eyes, CameraProcess) and eyes.simulated
+        )
+        if self.physical is None or not simulated:
             return None
         return self.physical.version
 
@@ -163,7 +174,7 @@ class TableInputs:
         return True
 
     def stop(self) -> None:
-        """Let go of the board link, the simulated board, the camera's thread and the camera."""
+        """Let go of the board link, the simulated board, the camera's process and the camera."""
         if self.link is not None:
             self.link.stop()
         if self.virtual_board is not None:
@@ -179,11 +190,11 @@ def wire_inputs(
     game: LiveGame,
     health: Health,
     wake: Callable[[], None],
-    threaded: bool,
+    camera_process: bool,
 ) -> TableInputs:
     """Camera, sensor board and (simulated) table for the open game's mat, as `settings` say;
-    `wake`: the owner's, called when the board reports; `threaded`: the camera reads on a
-    thread of its own (else the tick steps it)."""
+    `wake`: the owner's, called when the board reports; `camera_process`: the camera reads in
+    a process of its own (else the tick steps it, on the caller's thread)."""
     opened = game.open
     assert opened is not None
     info, state = opened.info, opened.state
@@ -209,14 +220,46 @@ def wire_inputs(
         inputs.link = _link(settings.board, wake)
     else:
         health.board.set("none", "no sensor board configured")
-    _wire_camera(inputs, settings)
-    if inputs.eyes is not None and threaded:
-        inputs.eyes.start()
+    if camera_process:
+        _camera_in_process(inputs, settings)
+    else:
+        _wire_camera(inputs, settings)
     return inputs
 
 
+def _camera_in_process(inputs: TableInputs, settings: ServiceSettings) -> None:
+    """The camera and its pipeline in a process of their own (`camera_process.py`): told the
+    simulated table's pieces as they change, never sent a frame."""
+    assert inputs.layout is not None and inputs.catalogue is not None
+    health = inputs.health.camera
+    physical = inputs.physical
+    if settings.camera == NONE or (settings.camera == SIMULATED and physical is None):
+        health.set("none", "no camera configured")
+        return
+    job = CameraJob(
+        inputs.layout,
+        inputs.catalogue,
+        settings.camera,
+        settings.camera_settings,
+        settings.data_dir,
+        settings.camera_period_s,
+        settings.camera_rests,
+    )
+    if settings.camera == SIMULATED:
+        assert physical is not None
+        starting = ("starting", "simulated camera: calibrating")
+        eyes = CameraProcess(job, starting, physical.state())
+        physical.on_laid = lambda: eyes.show_table(*physical.state())
+    else:
+        starting = ("connecting", f"opening camera {settings.camera!r}")
+        eyes = CameraProcess(job, starting)
+    health.set(*starting)
+    inputs.eyes = eyes.start()
+
+
 def _wire_camera(inputs: TableInputs, settings: ServiceSettings) -> None:
-    """The simulated camera over the simulated table, none, or a real camera and its lens."""
+    """The simulated camera over the simulated table, none, or a real camera and its lens,
+    stepped by the tick."""
     assert inputs.layout is not None and inputs.catalogue is not None
     layout, catalogue, health = inputs.layout, inputs.catalogue, inputs.health.camera
     if settings.camera == SIMULATED and inputs.physical is not None:
@@ -224,7 +267,11 @@ def _wire_camera(inputs: TableInputs, settings: ServiceSettings) -> None:
         inputs.pipeline = VisionPipeline(inputs.camera.geometry, stickers(catalogue))
         health.set("starting", "simulated camera: calibrating")
         inputs.eyes = CameraWorker(
-            inputs.camera, inputs.pipeline, catalogue, settings.camera_period_s
+            inputs.camera,
+            inputs.pipeline,
+            catalogue,
+            settings.camera_period_s,
+            rests=settings.camera_rests,
         )
         inputs.physical.on_laid = inputs.eyes.wake
         return

@@ -4,7 +4,7 @@ Its tick runs on the thread of the game's owner (`GameOwner`), between the comma
 buttons and the host send: it takes the camera's newest view and the board's snapshot, fuses
 them, waits for the table to settle, hands a settled observation to the live game, and acts on the
 verdict (LEDs under the squares concerned). Blocking sources and heavy work run on threads of
-their own (the camera reader, the camera's frames through the vision pipeline, the board link,
+their own (the camera reader and the vision pipeline in a process of their own, the board link,
 the virtual board) and only wake the owner. With no hardware configured
 the simulated table stands in and bots play on it.
 """
@@ -15,7 +15,6 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,49 +26,19 @@ from controller.game.owner import GameOwner
 from controller.game.store import EventLog, LogReader
 from controller.referee.observe import Observation
 from controller.referee.verdict import Verdict
-from controller.table.gpio import GpioPins, TableIO
+from controller.table.gpio import TableIO
 from controller.table.inputs import SIMULATED, TableInputs, wire_inputs
 from controller.table.lights import Lights
 from controller.table.memory import TRIM_EVERY_S, give_back, map_big_blocks
 from controller.table.pacing import Every, Pacing
+from controller.table.settings import ServiceSettings as ServiceSettings
 from controller.table.settler import BOARD_FIRST_VERDICTS, Glance, Settle, Settler
 from controller.table.speech import EspeakSpeaker, Narrator, Speaker, Speech, Voice, choose_speech
 from controller.table.systemd import notify, watchdog_interval
 from controller.venue.publisher import VenuePublisher
-from controller.venue.settings import VenueSettings
 from rules.core import Visibility
-from vision.camera_module import CameraSettings
 
 log = logging.getLogger("railtable")
-
-
-@dataclass(frozen=True)
-class ServiceSettings:
-    """What the service runs with (the configuration file fills it in)."""
-
-    data_dir: Path
-    pin: str = ""
-    game: str = "offtherails"
-    players: int = 4
-    options: dict[str, Any] = field(default_factory=dict)
-    seed: int | None = None
-    camera: str = SIMULATED  # "simulated", "none", or a camera source (device, file, URL,
-    # "picamera2[:N]": a camera module)
-    camera_settings: CameraSettings = field(default_factory=CameraSettings)  # size, controls
-    board: str = SIMULATED  # "simulated", "none", or a pyserial URL
-    tick_s: float = 0.05
-    settle_ticks: int = 1  # the fused table unchanged this many ticks (the board debounces, the
-    # camera pipeline has its own stabiliser: this only joins the two)
-    bot_period_s: float = 1.0  # the simulated table: a bot's go this often
-    camera_period_s: float = 0.1  # the camera: a frame this often (read off the owner's thread;
-    # the simulated camera draws none while its table rests, and one at once when it changes)
-    mistake_rate: float = 0.06
-    bots: bool = True  # on the simulated table, bots play
-    ai_iterations: int = 0  # > 0: a computer player's search is this many iterations (tests),
-    # else its level's time (normal 1 s, strong 3 s)
-    gpio: GpioPins = field(default_factory=GpioPins)
-    venue: VenueSettings | None = None  # publish to the venue's broker (docs/venue.md)
-    speech: Speech = Speech.AUTO  # the table speaks turns, alerts and the winner (espeak-ng)
 
 
 class TableService:
@@ -98,7 +67,8 @@ class TableService:
         self.card_folder = settings.data_dir / "cards"  # card files a host may name from a phone
         self.inputs = TableInputs()  # none wired until a game is open
         self.settler = Settler(settings.settle_ticks)
-        self._threaded = False  # the owner and the camera run on threads of their own
+        self._threaded = False  # the owner runs on a thread of its own
+        self._camera_process = False  # the camera reads in a process of its own
         self.started_at = time.time()
         watchdog_s = watchdog_interval()
         self._pace = Pacing(
@@ -114,7 +84,8 @@ class TableService:
         self.speech = choose_speech(settings.speech, SIMULATED in (settings.board, settings.camera))
         if self.speech.on:
             card = self.speech.card
-            self.speak_with(EspeakSpeaker(card=None if card is None else card.id))
+            voice = settings.language.voice
+            self.speak_with(EspeakSpeaker(card=None if card is None else card.id, voice=voice))
         elif settings.speech is Speech.AUTO:
             log.info("%s", self.speech.reason)
         self.venue: VenuePublisher | None = None
@@ -131,17 +102,21 @@ class TableService:
     def speak_with(self, speaker: Speaker) -> Voice:
         """The table speaks through `speaker` (espeak-ng; a test's fake), off the owner's thread."""
         self.voice = Voice(speaker)
-        self.game.listeners.append(Narrator(self.game, self.voice).heard)
+        narrator = Narrator(self.game, self.voice, self.settings.language)
+        self.game.listeners.append(narrator.heard)
         return self.voice
 
     # ---- life cycle
-    def start(self, thread: bool = True) -> None:
+    def start(self, thread: bool = True, camera_process: bool | None = None) -> None:
         """Start the owner (on its own thread, unless a test drives `owner.pump()` itself); on
-        it, resume the open game or start the default one, and start the inputs."""
+        it, resume the open game or start the default one, and start the inputs. The camera
+        reads in a process of its own (`camera_process`; default: when the owner has a thread;
+        else the tick steps it)."""
         self.io.on_done = lambda seat: self._submit(lambda: self.done(seat))
         self.io.on_shutdown = lambda: self._submit(self.shut_down)
         self.io.on_clear_lockout = lambda: self._submit(self.clear_lockout)
         self._threaded = thread
+        self._camera_process = thread if camera_process is None else camera_process
         if thread:
             self.owner.start()
             self.owner.call_sync(lambda _: self._open())
@@ -171,7 +146,7 @@ class TableService:
     def _wire(self) -> None:
         """Camera, sensor board and (simulated) table for the open game's mat."""
         self.inputs = wire_inputs(
-            self.settings, self.game, self.inputs.health, self.owner.wake, self._threaded
+            self.settings, self.game, self.inputs.health, self.owner.wake, self._camera_process
         )
 
     def _follow_game(self) -> None:
@@ -269,8 +244,8 @@ class TableService:
             return None
         self._follow_game()
         inputs = self.inputs
-        if inputs.eyes is not None and not self._threaded and pace.frames.due(now):
-            inputs.eyes.step()  # no thread of its own (a test, a flat-out bench): here
+        if pace.frames.due(now):
+            inputs.step_camera()  # no process of its own (a test driving the table): here
         view = inputs.camera_view()
         observed = self.observe()
         self.lights.show_destinations(observed, inputs.link)

@@ -22,10 +22,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from controller.game.live import LiveGame
-from controller.game.store import Event, EventKind
+from controller.words.language import Language, tongue
+
+if TYPE_CHECKING:
+    from controller.game.live import LiveGame
+    from controller.game.store import Event
 
 log = logging.getLogger("railtable")
 
@@ -144,14 +147,19 @@ class EspeakSpeaker:
     the service's environment names one already), or into a WAV file (`wav`) instead."""
 
     def __init__(
-        self, wav: Path | None = None, words_per_minute: int = 150, card: str | None = None
+        self,
+        wav: Path | None = None,
+        words_per_minute: int = 150,
+        card: str | None = None,
+        voice: str = Language.EN.voice,
     ) -> None:
         self.wav = wav
         self.words_per_minute = words_per_minute
+        self.voice = voice  # espeak-ng's voice: the table's language
         self.env = None if card is None else {"ALSA_CARD": card, **os.environ}
 
     def say(self, text: str) -> None:
-        command = [ESPEAK, "-s", str(self.words_per_minute)]
+        command = [ESPEAK, "-v", self.voice, "-s", str(self.words_per_minute)]
         if self.wav is not None:
             command += ["-w", str(self.wav)]
         command += ["--", text]
@@ -239,14 +247,18 @@ _STALE = Line("", "stale")
 
 
 class Narrator:
-    """What the table says of the game, heard from its log rows (on the owner's thread)."""
+    """What the table says of the game, heard from its log rows (on the owner's thread), in the
+    table's language."""
 
-    def __init__(self, game: LiveGame, voice: Voice) -> None:
+    def __init__(self, game: LiveGame, voice: Voice, language: Language = Language.EN) -> None:
         self.game = game
         self.voice = voice
+        self.tongue = tongue(language)
         self._turn: tuple[int, int] | None = None  # (game, seat) last announced
 
     def heard(self, event: Event) -> None:
+        from controller.game.store import EventKind  # loaded by then (the configuration does not)
+
         if event.kind is EventKind.ALERT:
             self._alert(event)
         elif event.kind is EventKind.END:
@@ -262,15 +274,19 @@ class Narrator:
         self._turn = (game_id, seat)
         players = self.game.players
         if len(players) > 1:
-            self.voice.say(f"{players[seat].name}, your turn", "turn")
+            self.voice.say(self.tongue.tr("{player}, your turn", player=players[seat].name), "turn")
 
     def _alert(self, event: Event) -> None:
         book = self.game.book
         wrong = [w.get("location") for w in event.data.get("wrong", []) if isinstance(w, dict)]
         named = [str(n) for n in (wrong or event.data.get("locations", [])) if n]
         places = list(dict.fromkeys(book.place(name) for name in named))[:3]
-        where = " at " + " and ".join(places) if places else ""
-        self.voice.say(f"Not a legal move{where}", "alert")
+        line = (
+            self.tongue.tr("Not a legal move at {places}", places=self.tongue.listed(places))
+            if places
+            else self.tongue.tr("Not a legal move")
+        )
+        self.voice.say(line, "alert")
 
     def _winner(self) -> None:
         finished = self.game.finished
@@ -279,10 +295,12 @@ class Narrator:
         names = [finished["players"][seat]["name"] for seat in finished["winners"]]
         if not names:
             return
+        say = self.tongue
         if len(finished["players"]) == 1:
-            line = f"The game is over: {names[0]} scores {finished['scores'][0]:g}"
+            score = f"{finished['scores'][0]:g}"
+            line = say.tr("The game is over: {player} scores {score}", player=names[0], score=score)
         elif len(names) == 1:
-            line = f"{names[0]} wins!"
+            line = say.tr("{player} wins!", player=names[0])
         else:
-            line = f"{', '.join(names[:-1])} and {names[-1]} share the win!"
+            line = say.tr("{players} share the win!", players=say.listed(names))
         self.voice.say(line, "winner")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from controller.referee.tables import piece_from_text
+from controller.words.language import Language, Tongue, tongue
 from rules.core import Action, IllegalAction
 from rules.game import Game
 from rules.physical import CatalogueEntry, Piece, PlacedPiece
@@ -26,6 +28,17 @@ class Book:
     seats: tuple[str, ...] = ()
     pieces: Mapping[Piece, CatalogueEntry] = field(default_factory=dict)
     parse: Callable[[Mapping[str, Any]], Action] | None = None
+    hidden: Mapping[str, str] = field(default_factory=dict)  # a draw kept from a phone: "a card"
+    plain: bool = False  # the referee's own account (scenarios quote it), not a player's words
+    say: Tongue = field(default_factory=tongue)  # the language its lines are said in
+
+    def speaking(self, language: Language) -> Book:
+        """The same book, its lines said in `language`."""
+        return (
+            self
+            if language is self.say.language
+            else dataclasses.replace(self, say=tongue(language))
+        )
 
     @staticmethod
     def of(info: Game[Any] | None, seats: Sequence[str] = (), plain: bool = False) -> Book:
@@ -40,8 +53,13 @@ class Book:
         return self.names.get(identity, identity)
 
     def place(self, location: str) -> str:
-        """A location's name; one that holds a seat (`{seat0}'s shares`) says its player."""
-        name = self.names.get(location, location)
+        """A location's name; one that holds a seat (`{seat0}'s shares`) says its player. Also
+        a value an action names ("ruby", "north"): in the book's language where it is a word."""
+        name = self.names.get(location)
+        if name is None:
+            name = (
+                self.say.known(location) if self.say.language is not Language.EN else None
+            ) or location
         return name.format_map(_Seats(self)) if "{" in name else name
 
     def places(self, locations: Sequence[str]) -> str:
@@ -50,14 +68,14 @@ class Book:
     def seat(self, seat: int | None) -> str:
         """A seat by its player's name ("seat 2" where no names are known; None: the host)."""
         if seat is None:
-            return "the host"
+            return self.say.tr("the host")
         if 0 <= seat < len(self.seats) and self.seats[seat]:
             return self.seats[seat]
-        return f"seat {seat}"
+        return self.say.tr("seat {number}", number=seat)
 
     def seats_own(self, seat: int | None) -> str:
         """`Ann's`, `seat 2's`."""
-        return f"{self.seat(seat)}'s"
+        return self.say.tr("{player}'s", player=self.seat(seat))
 
     # ---- pieces
     def label(self, piece: Piece) -> str:
@@ -65,7 +83,7 @@ class Book:
         if entry is not None and entry.label:
             return entry.label
         if piece.kind == "magnetic":
-            return "magnetic piece"
+            return self.say.tr("magnetic piece")
         return self.name(piece.identity).replace("_", " ")
 
     def piece_words(self, placed: PlacedPiece) -> tuple[str, str]:
@@ -81,7 +99,7 @@ class Book:
             entry is not None and entry.turns
         ):  # the game's words for it: "corner track", ", joining south and west"
             return label, f", {entry.turns[placed.rotation % len(entry.turns)]}"
-        return label, f" turned {_COMPASS[placed.rotation % 4]}"
+        return label, self.say.tr(" turned {side}", side=_COMPASS[placed.rotation % 4])
 
     def piece_words_of(self, text: str) -> tuple[str, str]:
         """`piece_words` of a piece as data (`minecart:red-white@S`)."""
@@ -91,31 +109,40 @@ class Book:
         label, turn = self.piece_words_of(text)
         return label + turn
 
+    def the(self, label: str) -> str:
+        """A piece named as a definite thing: `the red minecart` in English; in another language
+        its name as the game's words give it (with the article it takes there)."""
+        return the(label) if self.say.language is Language.EN else label
+
     def pieces_said(self, texts: Sequence[str]) -> str:
-        return " and ".join(self.piece(t) for t in texts) or "nothing"
+        return self.say.listed([self.piece(t) for t in texts]) or self.say.tr("nothing")
 
     # ---- actions
     def action(self, data: Mapping[str, Any]) -> str:
         """An action's JSON in players' words (a draw kept from this audience: its kind)."""
         if self.parse is not None:
             try:
-                return self.parse(data).words(self.place, self.seat)
+                return self.parse(data).words(self.place, self.seat, self.say.tr)
             except (IllegalAction, KeyError, TypeError, ValueError):
                 pass
-        return str(data.get("type", "a move")).replace("_", " ")
+        return str(data.get("type", self.say.tr("a move"))).replace("_", " ")
 
     def seen_action(self, data: Mapping[str, Any]) -> str:
         """An action as a log row shows it to someone: its words, or only the kind of a draw
-        kept from them ("draw (hidden)")."""
+        kept from them ("a card (hidden)")."""
         if self.parse is not None:
             try:
-                return self.parse(data).words(self.place, self.seat)
+                return self.parse(data).words(self.place, self.seat, self.say.tr)
             except (IllegalAction, KeyError, TypeError, ValueError):
                 pass
-        return str(data.get("type", "a hidden action")).replace("_", " ") + " (hidden)"
+        kind, seat = str(data.get("type", "")), data.get("seat")
+        hidden = self.hidden.get(kind, "a draw")
+        drawn = hidden.format(seat=self.seat(seat if isinstance(seat, int) else None))
+        return self.say.tr("{draw} (hidden)", draw=drawn)
 
-    def actions(self, data: Sequence[Mapping[str, Any]], none: str = "nothing") -> str:
-        return ", ".join(self.action(a) for a in data) or none
+    def actions(self, data: Sequence[Mapping[str, Any]], none: str | None = None) -> str:
+        said = ", ".join(self.action(a) for a in data)
+        return said or (none if none is not None else self.say.tr("nothing"))
 
 
 class _Seats(dict[str, str]):
@@ -134,19 +161,28 @@ class _Seats(dict[str, str]):
 @functools.lru_cache(maxsize=64)
 def _book(info: Game[Any] | None, seats: tuple[str, ...], plain: bool) -> Book:
     if info is None:
-        return Book(seats=seats)
+        return Book(seats=seats, plain=plain)
     entries = info.catalogue().entries
     names: dict[str, str] = {}
-    if not plain:
+    if not plain:  # the game's words for pieces whose labels are codes ("junction L-T")
+        said = info.words.pieces
+        entries = tuple(
+            dataclasses.replace(e, label=said[str(e.piece)][0], turns=said[str(e.piece)][1])
+            if str(e.piece) in said
+            else e
+            for e in entries
+        )
         names.update(
             (e.piece.identity, e.label) for e in entries if e.piece.kind in CARD_KINDS and e.label
         )
         names.update(info.words.cards)
         names.update(info.words.places)
     codec = info.state_class.CODEC
-    return Book(names, seats, {e.piece: e for e in entries}, codec.parse)
+    hidden = {} if plain else dict(info.words.hidden)
+    return Book(names, seats, {e.piece: e for e in entries}, codec.parse, hidden, plain)
 
 
 def the(words: str) -> str:
-    """`the red minecart`, and `the Rock` rather than `the the Rock`."""
+    """`the red minecart`, and `the Rock` rather than `the the Rock` (English: a language of its
+    own says its pieces whole, in the lines that name them)."""
     return words if words.lower().startswith("the ") else f"the {words}"

@@ -43,8 +43,8 @@ class DerailedGame(Game[Derailed]):
             return None
         laid = PlacedPiece(physical.rail_piece(action.card), physical.ROTATION[action.facing])
         with state.applied([action]):
-            after = physical.expected_table(state)
-        if laid in after.get(action.slot, ()):
+            after = physical.slot_pieces(state, action.slot)
+        if laid in after:
             return None
         pieces = dict(physical.expected_table(state))
         pieces[action.slot] = (laid,)

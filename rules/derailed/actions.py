@@ -8,6 +8,7 @@ from typing import ClassVar
 from rules.core import Action, ActionCodec, Decision, Visibility
 from rules.derailed.cards import Facing
 from rules.derailed.data import Column
+from rules.said import spoken
 
 # ---- chance
 
@@ -21,7 +22,7 @@ class LayStation(Action):
     """
 
     TYPE = "lay_station"
-    WORDS = "lay the {company} station in the {column} column"
+    WORDS = spoken("lay the {company} station in the {column} column")
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.TABLE  # laid face up in its station slot
     column: Column
@@ -33,7 +34,7 @@ class Draw(Action):
     """Digital hands: a rail card dealt or drawn from the rail deck into `seat`'s hand."""
 
     TYPE = "draw"
-    WORDS = "{seat:seat} draws {card}"
+    WORDS = spoken("{seat:seat} draws {card}")
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.INPUT  # the phone tells its owner; the table shows a face-down deck
     seat: int
@@ -51,7 +52,7 @@ class Play(Action):
     """
 
     TYPE = "play"
-    WORDS = "play {card} on {slot}, facing the {facing}"
+    WORDS = spoken("play {card} on {slot}, facing the {facing}")
     LOCATIONS = ("slot",)
     VISIBILITY = Visibility.TABLE
     slot: str
@@ -68,7 +69,7 @@ class Discard(Action):
     """
 
     TYPE = "discard"
-    WORDS = "discard {card}"
+    WORDS = spoken("discard {card}")
     VISIBILITY = Visibility.TABLE  # it shows face up on the discard pile
     card: str
 
@@ -78,7 +79,7 @@ class KeepHand(Action):
     """Option exchange: the seat to exchange keeps the rest of its hand."""
 
     TYPE = "keep_hand"
-    WORDS = "keep the hand"
+    WORDS = spoken("keep the hand")
     VISIBILITY = Visibility.IMPLIED  # nothing shows it; the next seat's card (or exchange) does
     PROVEN_BY_NEXT_SEAT: ClassVar[bool] = True
 
@@ -88,7 +89,7 @@ class ChooseStarter(Action):
     """Rounds 2-3: among players tied for the start, the one the players say begins."""
 
     TYPE = "choose_starter"
-    WORDS = "{seat:seat} starts the round"
+    WORDS = spoken("{seat:seat} starts the round")
     VISIBILITY = Visibility.INPUT
     DECISION = Decision.FREE  # the tied players say; any of them may play first
     seat: int

@@ -18,7 +18,7 @@ import functools
 
 from rules.derailed.cards import CardSet, Facing, default_cards
 from rules.derailed.data import COMPANIES
-from rules.derailed.grid import LENGTH, slot_name
+from rules.derailed.grid import LENGTH, slot_index, slot_name
 from rules.derailed.state import Derailed
 from rules.physical import (
     Catalogue,
@@ -169,6 +169,16 @@ def expected_table(state: Derailed) -> dict[str, tuple[PlacedPiece, ...]]:
     if d.discard_top >= 0:
         pieces[DISCARD] = _card_alone(cards, 2 * d.discard_top)
     return pieces
+
+
+def slot_pieces(state: Derailed, slot: str) -> tuple[PlacedPiece, ...]:
+    """What `expected_table(state)` has on one location, the railway's slots read alone (the
+    referee asks it for every card it tries laying)."""
+    s = slot_index(slot, state.rules.players)
+    if s is None:
+        return expected_table(state).get(slot, ())
+    stack = state.d.stacks[s]
+    return _card_alone(state.rules.cards, stack[-1]) if stack else ()
 
 
 @functools.cache

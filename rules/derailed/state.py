@@ -35,12 +35,13 @@ def _values(kind: type[StrEnum]) -> tuple[str, ...]:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("players", 4, tuple(ARRIVALS_TO_END)),
+    Option("players", 4, tuple(ARRIVALS_TO_END), main=True),
     Option(
         "hands",
         Hands.DIGITAL.value,
         _values(Hands),
         "digital: the engine deals and draws; table: real cards, learnt as they are played",
+        main=True,
     ),
     Option(
         "stub_connects",

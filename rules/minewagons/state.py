@@ -25,11 +25,12 @@ from rules.minewagons.checks import broken_invariants
 from rules.minewagons.components import Board, Colour, Setup, exits_mask, exits_text, load_board
 from rules.minewagons.legality import Now
 from rules.minewagons.position import Phase, Position
+from rules.said import counted
 
 GAME = "minewagons"
 
 OPTIONS = (
-    Option("players", 2, (2, 3, 4), "2, 3 or 4 players (seed 004, MATERIAL)."),
+    Option("players", 2, (2, 3, 4), "2, 3 or 4 players (seed 004, MATERIAL).", main=True),
     Option(
         "stall_rounds",
         10,
@@ -123,7 +124,7 @@ class MineWagons(State):
         return [float(g) for g in self.pos.goal]
 
     def score_parts(self) -> list[list[tuple[str, float]]]:
-        return [[(f"{g} wagons beyond the far end", float(g))] for g in self.pos.goal]
+        return [[(f"{counted(g, 'wagon')} beyond the far end", float(g))] for g in self.pos.goal]
 
     def _state_json(self) -> JsonDict:
         data = codec.state_json(self.board, self.setup.seats, self.pos)

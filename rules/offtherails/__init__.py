@@ -17,9 +17,9 @@ from random import Random
 from typing import Any
 
 from rules.core import Action
-from rules.game import Game
-from rules.offtherails import physical
-from rules.offtherails.bot import bot_action
+from rules.game import Game, Goods
+from rules.offtherails import goods, physical
+from rules.offtherails.bot import careful_action
 from rules.offtherails.candidates import candidates
 from rules.offtherails.heuristic import HEURISTIC
 from rules.offtherails.state import GAME, OPTIONS, OffTheRails, Phase
@@ -48,11 +48,14 @@ class OffTheRailsGame(Game[OffTheRails]):
     def expected_table(self, state: OffTheRails) -> Table:
         return physical.expected_table(state)
 
+    def goods(self, state: OffTheRails) -> Mapping[str, Goods]:
+        return goods.goods(state.view(None))
+
     def candidates(self, state: OffTheRails) -> Iterable[Action]:
         return candidates(state)
 
     def bot(self, state: OffTheRails, rng: Random) -> Action:
-        return bot_action(state, rng)
+        return careful_action(state, rng)
 
 
 OFF_THE_RAILS = OffTheRailsGame()

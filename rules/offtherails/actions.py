@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from rules.core import Action, ActionCodec, Decision, Visibility
 from rules.offtherails.components import Colour, Direction, Gem, Side
 from rules.offtherails.missions import Mission
+from rules.said import Say, listed, said, same, side_said, spoken, word
 
 # ---- setup
 
@@ -17,7 +18,7 @@ class ChooseSide(Action):
     """The first player chooses the side of the board to begin on."""
 
     TYPE = "choose_side"
-    WORDS = "choose the {side} side"
+    WORDS = spoken("choose the {side} side")
     DECISION = Decision.FREE  # the first player's choice; nothing lies on the table yet
     side: Side
 
@@ -25,24 +26,24 @@ class ChooseSide(Action):
 # ---- action phase
 
 
-_COMPASS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 _OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 
-def track_words(exits: str) -> tuple[str, str]:
+def track_words(exits: str, say: Say = same) -> tuple[str, str]:
     """A track tile as players name it, and where it leads: ("a corner track", ", joining south
     and west")."""
-    sides = [_COMPASS.get(e, e) for e in exits]
-    joined = ", ".join(sides[:-1]) + " and " + sides[-1] if len(sides) > 1 else "".join(sides)
+    sides = [side_said(e, say) for e in exits]
+    joined = listed(sides, say)
     if len(exits) == 2 and _OPPOSITE.get(exits[0]) == exits[1]:
-        return "a straight track", f", running {sides[0]} to {sides[1]}"
+        leads = say(", running {start} to {end}").format(start=sides[0], end=sides[1])
+        return say("a straight track"), leads
     if len(exits) == 2:
-        return "a corner track", f", joining {joined}"
+        return say("a corner track"), say(", joining {sides}").format(sides=joined)
     if len(exits) == 3:
-        return "a T junction", f", joining {joined}"
+        return say("a T junction"), say(", joining {sides}").format(sides=joined)
     if len(exits) == 4:
-        return "a crossing", ""
-    return "a track tile", f", exits {exits}"
+        return say("a crossing"), ""
+    return say("a track tile"), say(", exits {exits}").format(exits=exits)
 
 
 @dataclass(frozen=True)
@@ -59,9 +60,11 @@ class PlaceTile(Action):
         self,
         named: Callable[[str], str] | None = None,
         seats: Callable[[int], str] | None = None,
+        say: Say = same,
     ) -> str:
-        kind, leads = track_words(self.exits)
-        return f"lay {kind} on {named(self.square) if named else self.square}{leads}"
+        kind, leads = track_words(self.exits, say)
+        square = named(self.square) if named else self.square
+        return say("lay {track} on {square}{leads}").format(track=kind, square=square, leads=leads)
 
 
 @dataclass(frozen=True)
@@ -78,18 +81,37 @@ class Upgrade(Action):
         self,
         named: Callable[[str], str] | None = None,
         seats: Callable[[int], str] | None = None,
+        say: Say = same,
     ) -> str:
-        kind, leads = track_words(self.exits)
+        kind, leads = track_words(self.exits, say)
         square = named(self.square) if named else self.square
-        return f"make the tile on {square} {kind}{leads}"
+        line = say("make the tile on {square} {track}{leads}")
+        return line.format(square=square, track=kind, leads=leads)
+
+
+class _CartWords(Action):
+    """An action naming a minecart by its id ("red-white"): said by the game's name for it
+    ("the red minecart with the white die"), else as "the red-white minecart"."""
+
+    def words(
+        self,
+        named: Callable[[str], str] | None = None,
+        seats: Callable[[int], str] | None = None,
+        say: Say = same,
+    ) -> str:
+        data = {k: word(said(v, named), seats) for k, v in self.to_json().items()}
+        cart = str(self.to_json()["cart"])
+        if named is None or named(cart) == cart:
+            data["cart"] = word(say("the {cart} minecart").format(cart=cart), seats)
+        return say(self.WORDS).format(**data)
 
 
 @dataclass(frozen=True)
-class PlaceCart(Action):
+class PlaceCart(_CartWords):
     """Put a minecart from one's supply on a free starting track of one's Surface Layer."""
 
     TYPE = "place_cart"
-    WORDS = "place the {cart} minecart on {square}"
+    WORDS = spoken("place {cart} on {square}")
     LOCATIONS = ("square",)
     VISIBILITY = Visibility.TABLE
     cart: str
@@ -97,11 +119,11 @@ class PlaceCart(Action):
 
 
 @dataclass(frozen=True)
-class SetSpeed(Action):
+class SetSpeed(_CartWords):
     """Turn a minecart's speed die up or down by one."""
 
     TYPE = "set_speed"
-    WORDS = "set the {cart} minecart's speed to {speed}"
+    WORDS = spoken("set the speed of {cart} to {speed}")
     cart: str
     speed: int
 
@@ -111,7 +133,7 @@ class EndActions(Action):
     """End the action phase (it also ends by itself once all actions are used)."""
 
     TYPE = "end_actions"
-    WORDS = "done with actions: the minecarts move"
+    WORDS = spoken("done with actions: the minecarts move")
     VISIBILITY = Visibility.IMPLIED
     PROVEN_BY_NEXT_SEAT = True  # with no minecart to move, the next player's move proves it
 
@@ -120,11 +142,11 @@ class EndActions(Action):
 
 
 @dataclass(frozen=True)
-class MoveFirst(Action):
+class MoveFirst(_CartWords):
     """Choose which of one's minecarts moves next."""
 
     TYPE = "move_first"
-    WORDS = "move the {cart} minecart first"
+    WORDS = spoken("move {cart} first")
     VISIBILITY = Visibility.IMPLIED
     cart: str
 
@@ -134,7 +156,7 @@ class Route(Action):
     """At a junction, the exit the moving minecart leaves by."""
 
     TYPE = "route"
-    WORDS = "at the junction, go {exit}"
+    WORDS = spoken("at the junction, go {exit}")
     VISIBILITY = Visibility.IMPLIED
     exit: Direction
 
@@ -144,7 +166,7 @@ class TakeJewel(Action):
     """Choose which jewel the minecart picks up from a deposit offering a choice."""
 
     TYPE = "take_jewel"
-    WORDS = "take {jewel:a}"
+    WORDS = spoken("take {jewel:a}")
     DECISION = Decision.FREE  # jewels carry no markers: the table never shows which
     jewel: Gem
 
@@ -154,7 +176,7 @@ class Split(Action):
     """The hit minecart's owner splits its jewels: `pile` is pile 1 (the larger when odd)."""
 
     TYPE = "split"
-    WORDS = "split the jewels: {pile} in pile 1, the rest in pile 2"
+    WORDS = spoken("split the jewels: {pile} in pile 1, the rest in pile 2")
     DECISION = Decision.HIDDEN  # concealed: the hit cart's owner alone knows the piles
     pile: tuple[Gem, ...]
 
@@ -164,7 +186,7 @@ class DropPile(Action):
     """The moving player chooses which hidden pile (1 or 2) the hit minecart drops."""
 
     TYPE = "drop_pile"
-    WORDS = "drop pile {pile}"
+    WORDS = spoken("drop pile {pile}")
     DECISION = Decision.FREE  # the moving player's pick between hidden piles
     pile: int
 
@@ -174,7 +196,7 @@ class ClaimMission(Action):
     """Claim one completed mission card (at most one a turn)."""
 
     TYPE = "claim_mission"
-    WORDS = "claim the mission {mission}"
+    WORDS = spoken("claim the mission {mission}")
     DECISION = Decision.FREE  # which of several completed missions
     mission: Mission
 
@@ -184,7 +206,7 @@ class PlaceChasm(Action):
     """Chasm phase: put the drawn chasm token on a square next to one of its colour."""
 
     TYPE = "place_chasm"
-    WORDS = "place a chasm on {square}"
+    WORDS = spoken("place a chasm on {square}")
     LOCATIONS = ("square",)
     VISIBILITY = Visibility.TABLE
     square: str
@@ -198,7 +220,7 @@ class AssignSide(Action):
     """Chance: the side the third player gets at random."""
 
     TYPE = "assign_side"
-    WORDS = "deal the {side} side"
+    WORDS = spoken("deal the {side} side")
     CHANCE_OUTCOME = True
     side: Side
 
@@ -208,7 +230,7 @@ class DealMission(Action):
     """Chance: a mission card dealt face up."""
 
     TYPE = "deal_mission"
-    WORDS = "deal the mission {mission}"
+    WORDS = spoken("deal the mission {mission}")
     CHANCE_OUTCOME = True
     mission: Mission
 
@@ -218,7 +240,7 @@ class RevealDeposit(Action):
     """Chance: a deposit card turned face up, naming mine square `number` of the `colour` mine."""
 
     TYPE = "reveal_deposit"
-    WORDS = "reveal the {colour} deposit {number}"
+    WORDS = spoken("reveal the {colour} deposit {number}")
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.TABLE  # with the physical deck: the card in the reveal slot
     colour: Colour
@@ -230,7 +252,7 @@ class RevealChasmCard(Action):
     """Chance: the Chasm card turned up from the deposit deck."""
 
     TYPE = "reveal_chasm_card"
-    WORDS = "reveal a chasm card"
+    WORDS = spoken("reveal a chasm card")
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.TABLE
 
@@ -240,7 +262,7 @@ class DrawGem(Action):
     """Chance: one gem drawn blind from the bag."""
 
     TYPE = "draw_gem"
-    WORDS = "draw {gem:a}"
+    WORDS = spoken("draw {gem:a}")
     CHANCE_OUTCOME = True
     gem: Gem
 
@@ -250,7 +272,7 @@ class DrawChasmToken(Action):
     """Chance: a chasm token drawn from the supply."""
 
     TYPE = "draw_chasm_token"
-    WORDS = "draw a {colour} chasm token"
+    WORDS = spoken("draw a {colour} chasm token")
     CHANCE_OUTCOME = True
     colour: Colour
 
@@ -260,7 +282,7 @@ class RollChasmDie(Action):
     """Chance (chasm die variant): the eight-sided die naming the mine square that collapses."""
 
     TYPE = "roll_chasm_die"
-    WORDS = "roll {number} on the chasm die"
+    WORDS = spoken("roll {number} on the chasm die")
     CHANCE_OUTCOME = True
     number: int
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
-from rules.core import Action, MalformedAction, Why
+from rules.core import Action, MalformedAction, Why, may_explain
 from rules.offtherails import actions
 from rules.offtherails.components import (
     CORNER_MASKS,
@@ -92,6 +93,21 @@ def legal_actions(tabletop: Tabletop) -> list[Action]:
         case Phase.CHASM_PLACE:
             return list(_place_chasm_actions(tabletop))
     raise AssertionError(tabletop.phase)
+
+
+def actions_naming(
+    tabletop: Tabletop, changed: AbstractSet[str], known: AbstractSet[str]
+) -> list[Action]:
+    """`legal_actions` less the placements on squares of `known` outside `changed` (see
+    `State.legal_actions_naming`): the action phase lists tiles on the squares asked for alone,
+    not the 400-odd placements of the whole board."""
+    if tabletop.phase is not Phase.ACTIONS:
+        return [a for a in legal_actions(tabletop) if may_explain(a, changed, known)]
+    names = tabletop.board.names
+    squares = {i for i, name in enumerate(names) if name in changed or name not in known}
+    placed, upgraded = _tile_actions(tabletop, squares)
+    carts = [a for a in _place_cart_actions(tabletop) if may_explain(a, changed, known)]
+    return [*placed, *upgraded, *_set_speed_actions(tabletop), *carts, actions.EndActions()]
 
 
 def why_not(tabletop: Tabletop, action: Action) -> Why | None:
@@ -213,8 +229,11 @@ def placings_at(tabletop: Tabletop, square: int) -> tuple[actions.PlaceTile, ...
     return straights if straight_left else corners
 
 
-def _tile_actions(tabletop: Tabletop) -> tuple[list[Action], list[Action]]:
-    """The PlaceTile actions and the Upgrade ones: one pass over the squares for both."""
+def _tile_actions(
+    tabletop: Tabletop, only: AbstractSet[int] | None = None
+) -> tuple[list[Action], list[Action]]:
+    """The PlaceTile actions and the Upgrade ones: one pass over the squares for both (those
+    of the squares `only`, if given)."""
     supply = tabletop.tile_supply
     straight_left = supply[TileKind.STRAIGHT_T] > 0
     corner_left = supply[TileKind.CORNER_T] > 0
@@ -228,6 +247,8 @@ def _tile_actions(tabletop: Tabletop) -> tuple[list[Action], list[Action]]:
     for (square, placings, upgrades), tile, gap in zip(
         rows, squares_of(tiles), squares_of(chasm), strict=True
     ):
+        if only is not None and square not in only:
+            continue
         if tile is None:
             if gap is None and (straight_left or corner_left):
                 placed += placings[which]

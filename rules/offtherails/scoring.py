@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from rules.offtherails.components import COLOURS, PRECIOUS, SOLO_GEM_COLOUR, Gem
 from rules.offtherails.settings import CartBonus
-from rules.offtherails.tabletop import CartStatus, Tabletop, carts_of
+from rules.offtherails.tabletop import CartStatus, Phase, Tabletop, carts_of
 
 RUBY_BONUS = 5
 CART_BONUS = 3
@@ -60,6 +60,21 @@ def score_parts(tabletop: Tabletop) -> list[list[tuple[str, float]]]:
         out.append(parts)
     return out
 
+
+def provisional_parts(tabletop: Tabletop) -> list[set[str]]:
+    """Per seat, the parts of `score_parts` that only count at the end: the minecart bonus
+    (seed 001: "Each underailed minecart is worth 3 points", counted when the game ends; a cart
+    in the supply now may go out and derail) and the most rubies (another may yet take more).
+    Nothing once the game is over, nor in the solo game (its high score is counted at the end)."""
+    if tabletop.solo or tabletop.phase is Phase.OVER:
+        return [set() for _ in range(tabletop.players)]
+    return [
+        {what for what, _ in parts if what == "most rubies" or what.endswith(_CART_WORDS)}
+        for parts in score_parts(tabletop)
+    ]
+
+
+_CART_WORDS = ("not derailed", "in supply")
 
 _PLURALS = {"ruby": "rubies", "gold": "gold"}
 

@@ -60,8 +60,14 @@ def _values(kind: type[StrEnum]) -> tuple[str, ...]:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("players", 4, (1, 2, 3, 4), "1 plays the solo game"),
-    Option("board", "standard", None, "board data file name (rules/offtherails/data) or path"),
+    Option("players", 4, (1, 2, 3, 4), "1 plays the solo game", main=True),
+    Option(
+        "board",
+        "standard",
+        None,
+        "board data file name (rules/offtherails/data) or path",
+        offered=("standard",),
+    ),
     Option(
         "end_on_deposit",
         EndOnDeposit.TWO.value,
@@ -80,6 +86,7 @@ OPTIONS: tuple[Option, ...] = (
         BumperHeadOn.NORMAL.value,
         _values(BumperHeadOn),
         "bumper carts: a head-on collision still drops and derails (normal) or only turns (bump)",
+        needs=("bumper_carts", True),
     ),
     Option("chasm_die", False, (False, True), "variant: a d8 picks the collapsing mine square"),
     Option(
@@ -88,7 +95,13 @@ OPTIONS: tuple[Option, ...] = (
         (0, 13, 17, 21, 25),
         "game length in deposit cards incl. the Chasm card; 0: 21 for 4 players, else 17",
     ),
-    Option("solo_carts_on_board", 2, (2, 4), "solo: how many minecarts may be on the board"),
+    Option(
+        "solo_carts_on_board",
+        2,
+        (2, 4),
+        "solo: how many minecarts may be on the board",
+        players=(1,),
+    ),
     Option(
         "cart_placement",
         CartPlacement.SURFACE.value,
@@ -110,6 +123,7 @@ OPTIONS: tuple[Option, ...] = (
         "the deposit deck: drawn by the service (digital: phones say what came up) or real cards "
         "turned up in the reveal slot, read by the camera; gems and chasm tokens then come from "
         "real bags and are entered on a phone",
+        main=True,
     ),
     Option(
         "solo_chasm_card",
@@ -117,6 +131,7 @@ OPTIONS: tuple[Option, ...] = (
         _values(SoloChasmCard),
         "solo: the Chasm card in a deposits phase means no chasm token that turn (seed 000), or "
         "only that the card places none",
+        players=(1,),
     ),
 )
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from typing import Any, Self
 
@@ -83,6 +84,11 @@ class OffTheRails(State):
     def move(self) -> Move | None:
         """The move phase in progress, if any."""
         return self._tabletop.move
+
+    @property
+    def endgame(self) -> bool:
+        """The chasm card is out: the last turns, then the chasm swallows the mine."""
+        return self._tabletop.chasm_card_drawn_by is not None or self._tabletop.chasm_open
 
     def carts(self) -> tuple[Cart, ...]:
         """Every minecart of the game, wherever it is."""
@@ -158,6 +164,14 @@ class OffTheRails(State):
             return [outcome for outcome, p in self.chance_outcomes() if p > 0]
         return legality.legal_actions(self._tabletop)
 
+    def legal_actions_naming(
+        self, changed: AbstractSet[str], known: AbstractSet[str]
+    ) -> list[Action]:
+        player = self.current_player
+        if player is None or player == CHANCE:
+            return super().legal_actions_naming(changed, known)
+        return legality.actions_naming(self._tabletop, changed, known)
+
     def action_groups(self) -> legality.ActionGroups:
         """In the action phase, the legal actions by kind (see `legality.ActionGroups`)."""
         assert self._tabletop.phase is Phase.ACTIONS
@@ -189,6 +203,9 @@ class OffTheRails(State):
 
     def score_parts(self) -> list[list[tuple[str, float]]]:
         return scoring.score_parts(self._tabletop)
+
+    def provisional_parts(self) -> list[set[str]]:
+        return scoring.provisional_parts(self._tabletop)
 
     def invariants(self) -> list[str]:
         """Conservation laws: gems, tiles, chasm tokens; carts on legal squares, holds of 5."""

@@ -5,10 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import GameWords, OptionWords
+from rules.offtherails.components import COLOURS, Die, Shape
+from rules.offtherails.physical import catalogue
 
 OPTIONS = {
     "players": OptionWords("Players", "1 plays the solo game."),
-    "board": OptionWords("Board", "The printed board: standard unless you made your own."),
+    "board": OptionWords(
+        "Board",
+        "The printed board: standard unless you made your own.",
+        {'"standard"': "standard"},
+    ),
     "end_on_deposit": OptionWords(
         "A minecart stopping on a deposit",
         "What a minecart picks up when its move ends on a deposit.",
@@ -55,11 +61,9 @@ OPTIONS = {
     ),
     "deposit_deck": OptionWords(
         "Deposit cards",
-        "Who turns up the deposit cards.",
-        {
-            '"digital"': "the table draws them (phones say what came up)",
-            '"physical"': "real cards, turned up in the reveal slot",
-        },
+        "Who turns up the deposit cards: the table (the phones say what came up), or you, "
+        "turning real cards up in the reveal slot.",
+        {'"digital"': "the table draws them", '"physical"': "real cards"},
     ),
     "solo_chasm_card": OptionWords(
         "Solo: the Chasm card",
@@ -80,4 +84,30 @@ def seat_colour(state: Any, seat: int) -> str | None:
     return None
 
 
-WORDS = GameWords(options=OPTIONS, seat_colour=seat_colour)  # its places are named as printed
+# A tile by the track on its face up, not by which double-sided tile it is ("straight/t tile").
+_FACE_SAID = {
+    Shape.STRAIGHT: "straight track",
+    Shape.CORNER: "bend",
+    Shape.T: "T-junction",
+    Shape.CROSS: "crossing",
+}
+PIECES = {
+    str(e.piece): (_FACE_SAID[Shape(e.piece.face)], e.turns)
+    for e in catalogue().entries
+    if e.piece.kind == "tile"
+}
+
+# A minecart by its colour and die, as a player says it ("red-white" in the rules).
+CARTS = {
+    f"{c.value}-{d.value}": f"the {c.value} minecart with the {d.value} die"
+    for c in COLOURS
+    for d in Die
+}
+
+WORDS = GameWords(  # its places are named as printed
+    options=OPTIONS,
+    cards=CARTS,
+    seat_colour=seat_colour,
+    pieces=PIECES,
+    hidden={"split": "the jewels split into two piles"},
+)

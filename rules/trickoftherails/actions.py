@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.core import Action, ActionCodec, Decision, Visibility
+from rules.said import spoken
 from rules.trickoftherails.cards import Company
 
 
@@ -31,7 +32,7 @@ class LayLane(Action):
     """The next random card of the trick lane: an exchange, a city, or an expert lane pool card."""
 
     TYPE = "lay_lane"
-    WORDS = "lay {card} in the trick lane"
+    WORDS = spoken("lay {card} in the trick lane")
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.TABLE  # laid face up in its lane slot
     card: str
@@ -42,7 +43,7 @@ class Deal(Action):
     """Digital deal: the next card, to `seat`, the seat whose hand is next to fill (round robin)."""
 
     TYPE = "deal"
-    WORDS = "deal {card} to {seat:seat}"
+    WORDS = spoken("deal {card} to {seat:seat}")
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.INPUT  # the phone tells its owner; nothing on the table shows it
     seat: int
@@ -54,7 +55,7 @@ class StartRailway(Action):
     """Table mode: an undealt railway card, seen as it starts its company's railway."""
 
     TYPE = "start_railway"
-    WORDS = "start a railway with {card}"
+    WORDS = spoken("start a railway with {card}")
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.TABLE
     card: str
@@ -65,7 +66,7 @@ class FirstLead(Action):
     """Option first_lead=random: the seat that leads the first trick."""
 
     TYPE = "first_lead"
-    WORDS = "{seat:seat} leads first"
+    WORDS = spoken("{seat:seat} leads first")
     CHANCE_OUTCOME = True
     VISIBILITY = Visibility.INPUT
     seat: int
@@ -79,7 +80,7 @@ class Play(Action):
     """Play a card from one's hand to one's trick slot (lead or follow)."""
 
     TYPE = "play"
-    WORDS = "play {card}"
+    WORDS = spoken("play {card}")
     VISIBILITY = Visibility.TABLE
     card: str
 
@@ -89,7 +90,7 @@ class PlaceCity(Action):
     """City trick: the winner adds the city card to either end of any company's railway."""
 
     TYPE = "place_city"
-    WORDS = "place the city at the {end} end of the {company} railway"
+    WORDS = spoken("place the city at the {end} end of the {company} railway")
     VISIBILITY = Visibility.TABLE
     company: Company
     end: End
@@ -103,7 +104,7 @@ class PlaceLocomotive(Action):
     """
 
     TYPE = "place_locomotive"
-    WORDS = "put the locomotive on the {company} railway"
+    WORDS = spoken("put the locomotive on the {company} railway")
     VISIBILITY = Visibility.TABLE
     company: Company
 
@@ -113,7 +114,7 @@ class LayTrack(Action):
     """City or locomotive trick: add one's played card to an end of its own company's railway."""
 
     TYPE = "lay_track"
-    WORDS = "lay the card at the {end} end of its railway"
+    WORDS = spoken("lay the card at the {end} end of its railway")
     VISIBILITY = Visibility.TABLE
     end: End
 
@@ -123,7 +124,7 @@ class SettleRevoke(Action):
     """Table mode: the host's remedy for the revoke just proven (given on the host's phone)."""
 
     TYPE = "settle_revoke"
-    WORDS = "settle the revoke: {remedy}"
+    WORDS = spoken("settle the revoke: {remedy}")
     VISIBILITY = Visibility.INPUT
     DECISION = Decision.HOST  # the host's ruling, not the offender's
     remedy: Remedy

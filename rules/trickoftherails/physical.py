@@ -185,7 +185,7 @@ def expected_table(state: TrickOfTheRails) -> dict[str, tuple[PlacedPiece, ...]]
         pieces[trick_slot(seat)] = _card_alone(card_id)
     for seat, shares in enumerate(d.shares):
         if shares:
-            pieces[share_area(seat)] = tuple(PlacedPiece(card_piece(c)) for c in shares)
+            pieces[share_area(seat)] = _cards_together(shares)
     return pieces
 
 
@@ -193,6 +193,12 @@ def expected_table(state: TrickOfTheRails) -> dict[str, tuple[PlacedPiece, ...]]
 def _card_alone(card_id: str) -> tuple[PlacedPiece]:
     """A card alone in its slot: one tuple for each, so the referee knows it by identity."""
     return (PlacedPiece(card_piece(card_id)),)
+
+
+@functools.lru_cache(maxsize=4096)
+def _cards_together(card_ids: tuple[str, ...]) -> tuple[PlacedPiece, ...]:
+    """Cards lying together in a share area: one tuple for each set, known by identity too."""
+    return tuple(PlacedPiece(card_piece(c)) for c in card_ids)
 
 
 def table_when_played(state: TrickOfTheRails, card_id: str) -> dict[str, tuple[PlacedPiece, ...]]:
@@ -204,5 +210,5 @@ def table_when_played(state: TrickOfTheRails, card_id: str) -> dict[str, tuple[P
     if seat is None or seat < 0:
         raise ValueError(f"no seat is to play a card now (phase {state.d.phase})")
     pieces = expected_table(state)
-    pieces[trick_slot(seat)] = (PlacedPiece(card_piece(card_id)),)
+    pieces[trick_slot(seat)] = _card_alone(card_id)
     return pieces

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rules.said import counted
 from rules.trickoftherails.actions import Remedy
 from rules.trickoftherails.cards import (
     CARDS,
@@ -76,7 +77,10 @@ def score_parts(rules: Rules, d: Data) -> list[list[tuple[str, float]]]:
             held = sum(1 for c in d.shares[seat] if COMPANY_OF[c] is company)
             if held:
                 parts.append(
-                    (f"{held} {COMPANY_NAMES[company]} shares", float(held * values[company]))
+                    (
+                        counted(held, f"{COMPANY_NAMES[company]} share"),
+                        float(held * values[company]),
+                    )
                 )
         revokes = sum(1 for r in d.revokes if r.seat == seat and r.remedy is Remedy.PENALTY)
         if revokes:

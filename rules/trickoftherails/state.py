@@ -36,12 +36,22 @@ def _values(kind: type[StrEnum]) -> tuple[str, ...]:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("players", 4, tuple(HAND_SIZE)),
+    Option("players", 4, tuple(HAND_SIZE), main=True),
     Option(
-        "hands", Hands.DEALT.value, _values(Hands), "dealt: the engine deals; table: real cards"
+        "hands",
+        Hands.DEALT.value,
+        _values(Hands),
+        "dealt: the engine deals; table: real cards",
+        main=True,
     ),
     Option("lane", LaneStyle.BASIC.value, _values(LaneStyle), "the basic or the expert lane"),
-    Option("teams", False, (False, True), "4 players: partners across the table add scores"),
+    Option(
+        "teams",
+        False,
+        (False, True),
+        "4 players: partners across the table add scores",
+        players=(4,),
+    ),
     Option("first_lead", FirstLeader.SEAT_0.value, _values(FirstLeader), "who leads trick 1"),
     Option("front_of_station", True, (True, False), "may a card go in front of the station"),
     Option(

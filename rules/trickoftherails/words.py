@@ -78,4 +78,5 @@ WORDS = GameWords(
     cards={**CARD_NAMES, **COMPANIES_SAID},
     options=OPTIONS,
     ended="the last trick is played",
+    hidden={"deal": "a card for {seat}"},
 )

@@ -20,6 +20,7 @@ from rules.derailed.physical import (
     expected_table,
     layout,
     rail_piece,
+    slot_pieces,
     start_slot,
     station_piece,
 )
@@ -126,6 +127,18 @@ def test_expected_table_shows_stations_top_cards_and_the_face_up_discard(players
         for name, pieces in seen.items():
             assert name in names, name
             assert all(p.piece in known for p in pieces)
+
+
+def test_one_slot_read_alone_is_what_the_expected_table_has_there() -> None:
+    state = rules.new_game("derailed", {"players": 3}, 5)
+    assert isinstance(state, Derailed)
+    rng = random.Random(5)
+    names = sorted(loc.name for loc in layout(3).locations)
+    while not state.is_over:
+        state.apply(choose(state, rng, Policy.BOT))
+        table = expected_table(state)
+        for name in names:
+            assert slot_pieces(state, name) == table.get(name, ()), name
 
 
 def test_a_card_turned_round_reads_three_quarter_turns() -> None:

@@ -16,7 +16,7 @@ import httpx
 import uvicorn
 
 from controller.api.app import create_app
-from controller.api.http import server_config
+from controller.api.server import server_config
 from tests.support.waiting import wait_until
 
 
@@ -28,10 +28,11 @@ def free_port() -> int:
 
 
 def answering(url: str) -> bool:
-    """Whether the service at `url` answers its status now."""
+    """Whether the service at `url` answers its status now, started (not its starting page)."""
     try:
-        return httpx.get(f"{url}/api/status", timeout=1).status_code == 200
-    except httpx.HTTPError:
+        r = httpx.get(f"{url}/api/status", timeout=1)
+        return r.status_code == 200 and not r.json().get("starting")
+    except (httpx.HTTPError, ValueError):
         return False
 
 

@@ -3,7 +3,7 @@
 import json
 
 from controller.cli import main
-from vision.bench import HARSH_CONDITIONS, run_bench, run_harsh
+from vision.bench import FULL_REPEATS, HARSH_CONDITIONS, run_bench, run_harsh
 
 
 def test_short_bench_reads_every_settled_square_and_every_change() -> None:
@@ -18,6 +18,11 @@ def test_short_bench_reads_every_settled_square_and_every_change() -> None:
     assert 0 < result.timed_frames < result.frames
     assert result.naive_ms_mean > 0 and result.steady_ms_mean > 0
     assert abs(result.speedup_mean - result.naive_ms_mean / result.steady_ms_mean) <= 0.15
+    # the CPU time of each read: the opening and the repeats asked for after the game are full
+    # reads; every other settle is a read after a change (a comparison, a decode of what changed)
+    assert result.full_reads == 1 + FULL_REPEATS
+    assert result.change_reads >= result.moves
+    assert result.full_read_cpu_ms_p99 > result.change_read_cpu_ms_p99 > 0
 
 
 def test_bench_vision_command_prints_json(capsys) -> None:  # type: ignore[no-untyped-def]
@@ -38,6 +43,8 @@ def test_bench_vision_command_prints_json(capsys) -> None:  # type: ignore[no-un
         "false_changes",
         "missed_changes",
         "report_latency_frames_p99",
+        "full_read_cpu_ms_p99",
+        "change_read_cpu_ms_p99",
     ):
         assert key in figures
     # the harsh conditions of issue 8, each a short game of its own

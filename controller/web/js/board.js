@@ -3,9 +3,53 @@
 // gives; nothing here knows a game. Directions are 0 north, 1 east, 2 south, 3 west, of the piece
 // at turn 0; `turn` quarter turns clockwise.
 import { html, svg as el } from "./dom.js";
+import { ntr, tr } from "./words.js";
 
 const TRACK = "#3e2723";
 const PLAIN = "#777";
+const MIN_PX = 11;  // no board text smaller than this on the screen
+let floor = 0;  // the least font size in the drawing's units while a board is drawn (0: any)
+
+// About how wide a text is at font size `n` (DejaVu Sans' widths, a little generous).
+function textWidth(words, n, bold) {
+  let em = 0;
+  for (const c of String(words)) em += /[A-Z&]/.test(c) ? 0.74 : /[0-9]/.test(c) ? 0.64 : c === " " ? 0.32 : /[ilt.,:]/.test(c) ? 0.36 : 0.6;
+  return em * n * (bold ? 1.08 : 1);
+}
+
+// Text of `size` at (x, y) in `room` units of width, at least the floor; a little too wide at
+// the floor, its letters pressed closer (never smaller); still too wide, set on its side in
+// `tall` units, else left out (the close-up and the table in words say it whole). Returns
+// whether it was drawn.
+const SQUEEZE = 1.25;  // how much wider than its room a text may be before it is pressed to fit
+function label(g, x, y, words, size, room, attrs = {}, tall = 0) {
+  const wide = (n) => textWidth(words, n, attrs["font-weight"] === "bold");
+  const n = Math.max(floor, Math.min(size, room / wide(1)));
+  if (wide(n) <= room * SQUEEZE) {
+    pressed(g, el("text", {x, y: y + (n - size) * 0.35, "text-anchor": "middle", ...attrs, "font-size": n}, words),
+            room, wide(n));
+    return true;
+  }
+  const m = Math.max(floor, Math.min(size, tall / wide(1)));
+  if (tall && wide(m) <= tall * SQUEEZE) {
+    pressed(g, el("text", {x, y, "text-anchor": "middle", "dominant-baseline": "central", ...attrs,
+                           "font-size": m, transform: `rotate(-90 ${x} ${y})`}, words), tall, wide(m));
+    return true;
+  }
+  return false;
+}
+
+// A text into `g`, its letters pressed to `room` where it is wider (measured where the page
+// shows it, else as estimated).
+function pressed(g, t, room, guess) {
+  g.appendChild(t);
+  let real = 0;
+  try { real = t.getComputedTextLength(); } catch (e) { real = 0; }
+  if ((real || guess) > room * 1.01) {
+    t.setAttribute("textLength", room);
+    t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+}
 
 // A piece the look does not name (a card file of one's own): a plain card with its name's words.
 function unknown(p) {
@@ -37,9 +81,12 @@ function tile(g, p, look, loc) {
     g.appendChild(el("line", {x1: cx, y1: cy, x2: x, y2: y, stroke: TRACK,
                               "stroke-width": s * 0.12, "stroke-linecap": "round"}));
   }
-  if (look.letter) g.appendChild(el("text", {x: cx + s * 0.32, y: cy - s * 0.24, "text-anchor": "middle",
-                                             "font-size": s * 0.2, "font-weight": "bold",
-                                             fill: look.ink || "#fff"}, look.letter));
+  if (look.letter) {
+    const n = Math.max(s * 0.2, floor);
+    g.appendChild(el("text", {x: cx + s * 0.45 - n * 0.45, y: cy - s * 0.45 + n * 0.85, "text-anchor": "middle",
+                              "font-size": n, "font-weight": "bold", fill: look.colour || "#000",
+                              stroke: "#fff", "stroke-width": n * 0.12, "paint-order": "stroke"}, look.letter));
+  }
 }
 
 function token(g, p, look, loc) {
@@ -56,7 +103,8 @@ function token(g, p, look, loc) {
                                  L ${cx + Math.sin(a - 0.5) * s * 0.3} ${cy - Math.cos(a - 0.5) * s * 0.3} Z`,
                               fill: "#000"}));
   }
-  g.appendChild(el("text", {x: cx, y: cy + s * 0.1, "text-anchor": "middle", "font-size": s * 0.28,
+  const n = Math.max(s * 0.28, floor);
+  g.appendChild(el("text", {x: cx, y: cy + n * 0.36, "text-anchor": "middle", "font-size": n,
                             "font-weight": "bold", fill: look.ink}, look.letter));
 }
 
@@ -65,15 +113,13 @@ function chasm(g, p, look, loc) {
   const cx = loc.x, cy = loc.y;
   g.appendChild(el("rect", {x: cx - s * 0.4, y: cy - s * 0.4, width: s * 0.8, height: s * 0.8,
                             fill: "#111", stroke: look.colour, "stroke-width": 3}));
-  g.appendChild(el("text", {x: cx, y: cy + s * 0.1, "text-anchor": "middle", "font-size": s * 0.28,
-                            fill: "#fff"}, "▼" + look.letter));
+  label(g, cx, cy + s * 0.1, "▼" + look.letter, s * 0.28, s * 0.8, {fill: "#fff"});
 }
 
 function station(g, p, look, loc) {
   g.appendChild(el("rect", {x: loc.x - loc.w * 0.45, y: loc.y - loc.h * 0.45, width: loc.w * 0.9,
                             height: loc.h * 0.9, fill: look.colour || "#555", rx: 3}));
-  g.appendChild(el("text", {x: loc.x, y: loc.y + loc.h * 0.2, "text-anchor": "middle", fill: "#fff",
-                            "font-size": loc.h * 0.55, "font-weight": "bold"}, look.letter));
+  label(g, loc.x, loc.y + loc.h * 0.2, look.letter, loc.h * 0.55, loc.w * 0.9, {fill: "#fff", "font-weight": "bold"});
 }
 
 // A rail card lying in its slot: each track joins its exits (two: a straight line or a curve;
@@ -118,13 +164,20 @@ function card(g, p, look, loc) {
                             rx: Math.min(w, h) * 0.06}));
   const words = (look.words || []).filter(Boolean);
   const fit = (text, size) => Math.min(size, (w * 0.92) / Math.max(1, text.length * 0.58));
-  if (words[0]) g.appendChild(el("text", {x: loc.x, y: top + band * 0.72, "text-anchor": "middle",
-                                          "font-weight": "bold", fill: "#fff",
-                                          "font-size": fit(words[0], band * 0.7)}, words[0]));
-  words.slice(1).forEach((word, i) =>
-    g.appendChild(el("text", {x: loc.x, y: top + band + (h - band) * (i === 0 ? 0.45 : 0.8),
-                              "text-anchor": "middle", "font-weight": i === 0 ? "bold" : "normal",
-                              "font-size": fit(word, i === 0 ? (h - band) * 0.38 : (h - band) * 0.2)}, word)));
+  if (words[0]) label(g, loc.x, top + band * 0.72, words[0], fit(words[0], band * 0.7), w * 0.94,
+                      {"font-weight": "bold", fill: "#fff"});
+  const rest = words.slice(1);
+  const at = (i) => top + band + (h - band) * (rest.length === 1 ? 0.5 : i === 0 ? 0.3 : 0.72);
+  const fitted = rest.map((word, i) => fit(word, i === 0 ? (h - band) * 0.38 : (h - band) * 0.2));
+  if (floor && rest.some((word, i) => textWidth(word, Math.max(fitted[i], floor), i === 0) > w * 0.94)) {
+    // too narrow for the words across: all of them along the card, one line each
+    const n = Math.max(floor, Math.min(...fitted));
+    rest.forEach((word, i) => label(g, loc.x + (i - (rest.length - 1) / 2) * n * 1.1, top + band + (h - band) / 2,
+                                    word, n, 0, {"font-weight": i === 0 ? "bold" : "normal"}, (h - band) * 0.98));
+  } else {
+    rest.forEach((word, i) => label(g, loc.x, at(i) + fitted[i] * 0.35, word, fitted[i], w * 0.94,
+                                    {"font-weight": i === 0 ? "bold" : "normal"}));
+  }
 }
 
 const FORMS = {tile, token, chasm, station, rail, card};
@@ -143,7 +196,8 @@ export function drawPiece(p, look, loc) {
   return g;
 }
 
-const TAP_PX = 26;  // the least side of a square or card on screen: large enough to tap
+const TAP_PX = 23;  // the least side of a square or card on screen: large enough to tap
+const CARD_PX = 40;  // the least side of a card slot on a board of slots (Trick of the Rails): its words legible
 
 // The short name written on an empty place that is not on the board's grid: its number, else
 // its name ("trick lane space 4": 4).
@@ -204,16 +258,134 @@ export function counted(labels) {
 
 // The whole mat into `svg`; with `wordsList`, the table in words too (for a screen reader);
 // `onTap(loc, pieces)` when a place is tapped.
+// ---- things with no marker (jewels on a deposit, in a minecart's hold; a speed die): filled
+// shapes, each jewel by its own shape and colour; more than three of a kind: one with its count.
+const GEM_PATHS = {  // around (0, 0), within a radius of 1
+  rock: "M -0.9 0.3 L -0.6 -0.6 L 0.2 -0.9 L 0.9 -0.3 L 0.8 0.6 L 0 0.9 L -0.7 0.8 Z",
+  ruby: "M 0 -1 L 0.9 0 L 0 1 L -0.9 0 Z",
+  emerald: "M -0.45 -0.9 L 0.45 -0.9 L 0.8 -0.45 L 0.8 0.45 L 0.45 0.9 L -0.45 0.9 L -0.8 0.45 L -0.8 -0.45 Z",
+  gold: "M -1 0.7 L -0.55 -0.55 L 0.55 -0.55 L 1 0.7 Z",
+  diamond: "M -1 -0.35 L -0.55 -0.85 L 0.55 -0.85 L 1 -0.35 L 0 1 Z",
+};
+const PIPS = {1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
+              4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+              6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]]};
+
+function gem(g, seen, x, y, r, count) {
+  g.appendChild(el("path", {class: "gem", d: GEM_PATHS[seen.shape] || GEM_PATHS.rock, fill: seen.colour,
+                            stroke: "#222", "stroke-width": 0.12, transform: `translate(${x} ${y}) scale(${r})`}));
+  if (count > 1) {
+    const n = Math.max(r * 1.1, floor);
+    g.appendChild(el("circle", {cx: x + r * 0.8, cy: y - r * 0.7, r: n * 0.62, fill: "#000"}));
+    g.appendChild(el("text", {class: "count", x: x + r * 0.8, y: y - r * 0.7 + n * 0.36, "text-anchor": "middle",
+                              "font-size": n, "font-weight": "bold", fill: "#fff"}, String(count)));
+  }
+}
+
+function die(g, value, x, y, side) {
+  g.appendChild(el("rect", {class: "die", x: x - side / 2, y: y - side / 2, width: side, height: side,
+                            rx: side * 0.18, fill: "#fff", stroke: "#222", "stroke-width": side * 0.07}));
+  for (const [px, py] of PIPS[value] || []) {
+    g.appendChild(el("circle", {cx: x + px * side * 0.27, cy: y + py * side * 0.27, r: side * 0.1, fill: "#222"}));
+  }
+  if (!PIPS[value]) label(g, x, y + side * 0.3, String(value), side * 0.8, side);
+}
+
+// One place's goods: the deposit's jewels fill the square (its lower part under a minecart),
+// the hold's along its top, the speed die in a corner.
+export function drawGoods(g, goods, look, loc) {
+  if (!goods || !goods.items.length) return;
+  const s = Math.min(loc.w, loc.h);
+  const kinds = (look && look.goods) || {};
+  const marks = (kind) => goods.items.filter((i) => i.kind === kind)
+    .flatMap((i) => (i.count <= 3 ? Array(i.count).fill([i.identity, 1]) : [[i.identity, i.count]]));
+  const carted = goods.items.some((i) => i.kind === "die");
+  const row = (list, y, most, left, right) => {
+    const r = Math.min(most, (right - left) / (2.25 * Math.max(1, list.length)));
+    const step = list.length > 1 ? Math.min(r * 2.3, (right - left - 2 * r) / (list.length - 1)) : 0;
+    const start = loc.x - (step * (list.length - 1)) / 2;
+    list.forEach(([id, n], i) => gem(g, kinds[id] || {shape: id, colour: PLAIN}, start + i * step, y, r, n));
+  };
+  const deposit = marks("jewel");
+  const left = loc.x - s * 0.44, right = loc.x + s * 0.44;
+  if (carted) {
+    row(deposit, loc.y + s * 0.36, s * 0.1, left, right);
+    const hold = marks("hold");
+    if (hold.length) {
+      g.appendChild(el("rect", {x: left, y: loc.y - s * 0.47, width: s * 0.62, height: s * 0.22, rx: s * 0.04,
+                                fill: "#3e2723", opacity: 0.85}));
+      row(hold, loc.y - s * 0.36, s * 0.09, left, left + s * 0.62);
+    }
+    const d = goods.items.find((i) => i.kind === "die");
+    die(g, d.count, loc.x + s * 0.34, loc.y - s * 0.34, s * 0.24);
+  } else if (deposit.length > 2) {
+    row(deposit.slice(0, Math.ceil(deposit.length / 2)), loc.y - s * 0.21, s * 0.19, left, right);
+    row(deposit.slice(Math.ceil(deposit.length / 2)), loc.y + s * 0.21, s * 0.19, left, right);
+  } else {
+    row(deposit, loc.y, s * 0.22, left, right);
+  }
+}
+
+// The scale the board will be shown at, in px a unit: the frame's width, or wider to scroll.
+function shownScale(svg, w, least) {
+  const frame = svg.parentElement;
+  const fw = (frame && frame.clientWidth ? frame.clientWidth : document.documentElement.clientWidth - 24) - 2;
+  return Math.max(fw, least) / w;
+}
+
+// The whole mat into `svg`; with `wordsList`, the table in words too (for a screen reader);
+// `onTap(loc, pieces, goods)` when a place is tapped. Drawn again at a larger least font where
+// the first drawing came out smaller on the screen than MIN_PX.
 export function drawBoard(svg, t, look, wordsList, onTap) {
+  let want = 0;
+  for (let pass = 0; pass < 4; pass++) {
+    const got = drawOnce(svg, t, look, wordsList, onTap, want);
+    if (!got || got.floor * got.scale >= MIN_PX - 0.01) break;
+    want = MIN_PX / got.scale;
+  }
+  floor = 0;
+  const frame = svg.parentElement;
+  if (frame && frame.classList.contains("frame")) followScroll(frame);
+}
+
+// A cue where the board goes on past the frame's edge: a fade on that side, and a hint.
+function followScroll(frame) {
+  const update = () => {
+    const more = frame.scrollWidth - frame.clientWidth > 2;
+    frame.parentElement.classList.toggle("more-right", more && frame.scrollLeft + frame.clientWidth < frame.scrollWidth - 2);
+    frame.parentElement.classList.toggle("more-left", more && frame.scrollLeft > 2);
+    const hint = document.getElementById("scroll-hint");
+    if (hint) hint.hidden = !more;
+  };
+  if (!frame.dataset.follows) {
+    frame.dataset.follows = "1";
+    frame.addEventListener("scroll", update, {passive: true});
+    window.addEventListener("resize", update);
+  }
+  update();
+}
+
+function drawOnce(svg, t, look, wordsList, onTap, want) {
   svg.replaceChildren();
   if (wordsList) wordsList.replaceChildren();
-  if (!t) { svg.setAttribute("aria-label", "no game with a table is open"); return; }
+  if (!t) { svg.setAttribute("aria-label", tr("no game with a table is open")); return null; }
   const last = new Set(t.last_move || []);
   const marked = new Set(t.marked || []);
   const felt = new Set(t.felt || []);  // the board felt a piece here; the camera is still looking
+  const allGoods = t.goods || {};
   const grid = new Set(((t.axes && t.axes.columns) || []).length ? t.locations
     .filter((l) => /^[A-Z]{1,2}\d{1,2}$/.test(l.name)).map((l) => l.name) : []);
   const placeOf = (name) => (t.locations.find((l) => l.name === name) || {place: name}).place || name;
+  const box = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const l of t.locations) {
+    box[0] = Math.min(box[0], l.x - l.w / 2); box[1] = Math.min(box[1], l.y - l.h / 2);
+    box[2] = Math.max(box[2], l.x + l.w / 2); box[3] = Math.max(box[3], l.y + l.h / 2);
+  }
+  const smallest = Math.min(...t.locations.map((l) => Math.min(l.w, l.h)));
+  const tap = grid.size ? TAP_PX : CARD_PX;
+  const cell = grid.size ? Math.min(...t.locations.filter((l) => grid.has(l.name)).map((l) => Math.min(l.w, l.h))) : 0;
+  const guess = box[2] - box[0] + 12 + (grid.size ? cell * 1.6 : 0);
+  floor = Math.max(want, MIN_PX / shownScale(svg, guess, guess * tap / smallest));
   for (const loc of t.locations) {
     const isMarked = marked.has(loc.name);
     const isFelt = felt.has(loc.name) && !isMarked;
@@ -223,58 +395,70 @@ export function drawBoard(svg, t, look, wordsList, onTap) {
     g.appendChild(el("rect", {class: cls, x: loc.x - loc.w / 2, y: loc.y - loc.h / 2,
                               width: loc.w, height: loc.h}));
     const pieces = t.pieces[loc.name] || [];
-    const said = counted(pieces.map((p) => p.label));
-    g.appendChild(el("title", {}, place + ": " + (said || "empty")));
-    if (!pieces.length && !grid.has(loc.name)) {
+    const goods = allGoods[loc.name] || null;
+    const said = [counted(pieces.map((p) => p.label)), goods ? goods.words : ""].filter(Boolean).join("; ");
+    const empty = tr("empty");
+    g.appendChild(el("title", {}, tr("{place}: {what}", {place, what: said || empty})));
+    if (!pieces.length && !goods && !grid.has(loc.name)) {
       const short = shortName(place);
       const size = Math.min(loc.h * 0.22, (loc.w * 0.9) / Math.max(2, short.length * 0.6));
-      g.appendChild(el("text", {class: "slot-name", x: loc.x, y: loc.y + size * 0.35,
-                                "text-anchor": "middle", "font-size": size}, short));
+      const attrs = {class: "slot-name"};
+      if (!label(g, loc.x, loc.y + size * 0.35, short, size, loc.w * 0.92, attrs, loc.h * 0.92)) {
+        const words = short.split(" ");  // one word a line, on its side where it is narrow
+        const n = floor;
+        const across = words.every((word) => textWidth(word, n) <= loc.w * 0.92 * SQUEEZE) && words.length * n * 1.15 <= loc.h;
+        const fits = words.every((word) => textWidth(word, n) <= loc.h * 0.92 * SQUEEZE) && words.length * n * 1.15 <= loc.w;
+        if (across) words.forEach((word, i) => label(g, loc.x, loc.y + (i - (words.length - 1) / 2) * n * 1.15 + n * 0.35,
+                                                     word, n, loc.w * 0.92, attrs));
+        else if (fits) words.forEach((word, i) => label(g, loc.x + (i - (words.length - 1) / 2) * n * 1.15, loc.y, word, n,
+                                         0, attrs, loc.h * 0.92));
+      }
     }
     underFirst(pieces, look).forEach((p) => g.appendChild(drawPiece(p, look, loc)));
-    const markSize = Math.min(loc.w, loc.h) * 0.34;
+    drawGoods(g, goods, look, loc);
+    const markSize = Math.max(Math.min(loc.w, loc.h) * 0.34, floor);
     if (isMarked) g.appendChild(el("text", {class: "mark", x: loc.x - loc.w / 2 + 1, y: loc.y - loc.h / 2 + markSize,
                                             "font-size": markSize, fill: t.alert ? "#b00020" : "#8a5a00"}, t.alert ? "✗" : "!"));
     else if (last.has(loc.name)) g.appendChild(el("text", {class: "mark", x: loc.x - loc.w / 2 + 1,
                                                           y: loc.y - loc.h / 2 + markSize, "font-size": markSize,
                                                           fill: "#0d47a1"}, "●"));
-    if (onTap) g.addEventListener("click", () => onTap(loc, pieces));
+    if (onTap) g.addEventListener("click", () => onTap(loc, pieces, goods));
     svg.appendChild(g);
     if (wordsList && (said || isMarked || isFelt || last.has(loc.name))) {
-      const notes = (isMarked ? (t.alert ? " (not legal)" : " (to do)") : "") + (isFelt ? " (a piece felt here: checking it)" : "") +
-        (last.has(loc.name) ? " (last move)" : "");
-      wordsList.appendChild(html("li", {}, `${place}: ${said || "empty"}${notes}`));
+      const notes = [isMarked ? (t.alert ? tr("(not legal)") : tr("(to do)")) : "",
+        isFelt ? tr("(a piece felt here: checking it)") : "", last.has(loc.name) ? tr("(last move)") : ""];
+      const line = tr("{place}: {what}", {place, what: said || empty});
+      wordsList.appendChild(html("li", {}, [line, ...notes.filter(Boolean)].join(" ")));
     }
   }
-  const cell = grid.size ? Math.min(...t.locations.filter((l) => grid.has(l.name)).map((l) => Math.min(l.w, l.h))) : 0;
-  const labels = drawAxes(svg, t.axes, cell * 0.42, t.locations.filter((l) => !grid.has(l.name)));
+  const labels = drawAxes(svg, t.axes, Math.max(cell * 0.42, floor), t.locations.filter((l) => !grid.has(l.name)));
   // The drawing fits what is on the mat (a mat for six lanes played by two shows two), with room
   // for the coordinates.
-  const box = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const l of t.locations) {
-    box[0] = Math.min(box[0], l.x - l.w / 2); box[1] = Math.min(box[1], l.y - l.h / 2);
-    box[2] = Math.max(box[2], l.x + l.w / 2); box[3] = Math.max(box[3], l.y + l.h / 2);
-  }
   if (labels) labels.forEach((v, i) => { box[i] = i < 2 ? Math.min(box[i], v) : Math.max(box[i], v); });
   const margin = 6;
   const [x0, y0] = [box[0] - margin, box[1] - margin];
   const [w, h] = [box[2] - box[0] + 2 * margin, box[3] - box[1] + 2 * margin];
   svg.setAttribute("viewBox", `${x0} ${y0} ${w} ${h}`);
-  const smallest = Math.min(...t.locations.map((l) => Math.min(l.w, l.h)));
-  svg.style.minWidth = Math.round(w * TAP_PX / smallest) + "px";  // wider: the frame scrolls
+  const least = Math.round(w * tap / smallest);
+  svg.style.minWidth = least + "px";  // wider: the frame scrolls
   const pieces = Object.values(t.pieces).reduce((n, ps) => n + ps.length, 0);
-  svg.setAttribute("aria-label", `the table: ${pieces} pieces` +
-    (last.size ? `; last move at ${[...last].map(placeOf).join(", ")}` : "") +
-    (marked.size ? `; look at ${[...marked].map(placeOf).join(", ")}` : "") +
-    (felt.size ? `; a piece felt at ${[...felt].map(placeOf).join(", ")}, being checked` : "") + ". The table in words follows.");
+  const placesOf = (names) => [...names].map(placeOf).join(", ");
+  const about = [ntr("the table: {count} piece", "the table: {count} pieces", pieces),
+    last.size ? tr("last move at {places}", {places: placesOf(last)}) : "",
+    marked.size ? tr("look at {places}", {places: placesOf(marked)}) : "",
+    felt.size ? tr("a piece felt at {places}, being checked", {places: placesOf(felt)}) : ""];
+  svg.setAttribute("aria-label", about.filter(Boolean).join("; ") + ". " + tr("The table in words follows."));
+  return {floor, scale: shownScale(svg, w, least)};
 }
 
-// One place drawn large (a close-up of a square or a card, to read it whole).
-export function drawCloseUp(svg, loc, pieces, look) {
+// One place drawn large (a close-up of a square or a card, to read it whole), its goods too.
+export function drawCloseUp(svg, loc, pieces, look, goods) {
   svg.replaceChildren();
+  floor = 0;
   const pad = Math.max(loc.w, loc.h) * 0.05;
   svg.setAttribute("viewBox", `${loc.x - loc.w / 2 - pad} ${loc.y - loc.h / 2 - pad} ${loc.w + 2 * pad} ${loc.h + 2 * pad}`);
   svg.style.minWidth = "";
   svg.appendChild(el("rect", {class: "loc", x: loc.x - loc.w / 2, y: loc.y - loc.h / 2, width: loc.w, height: loc.h}));
   underFirst(pieces, look).forEach((p) => svg.appendChild(drawPiece(p, look, loc)));
+  drawGoods(svg, goods, look, loc);
 }

@@ -5,9 +5,10 @@
 import { post } from "./api.js";
 import { $, html, playerName, playersOf } from "./dom.js";
 import { gameOf } from "./panels.js";
+import { tr } from "./words.js";
 
-const LEVELS = [["", "a person"], ["easy", "the computer, easy"], ["normal", "the computer, normal"],
-                ["strong", "the computer, strong"]];
+const LEVELS = [["", tr("a person")], ["easy", tr("the computer, easy")], ["normal", tr("the computer, normal")],
+                ["strong", tr("the computer, strong")]];
 
 // The host's panel: who plays each seat, and whether hints may be asked.
 export function drawComputers(state) {
@@ -33,7 +34,7 @@ export function drawComputers(state) {
   hints.onchange = () => post("/api/hints", {on: hints.checked});
   const label = html("label", {class: "opt"});
   label.appendChild(hints);
-  label.appendChild(document.createTextNode(" Players may ask the computer for a hint"));
+  label.appendChild(document.createTextNode(" " + tr("Players may ask the computer for a hint")));
   box.appendChild(label);
 }
 
@@ -51,12 +52,12 @@ export function drawHint(state) {
   box.dataset.key = key;
   box.replaceChildren();
   if (!myTurn) return;
-  const ask = html("button", {id: "hint-ask"}, "What would you do?");
+  const ask = html("button", {id: "hint-ask"}, tr("What would you do?"));
   ask.onclick = async () => {
     ask.disabled = true;
-    ask.textContent = "The computer is thinking…";
+    ask.textContent = tr("The computer is thinking…");
     const hint = await post("/api/hint");
-    answered = hint ? {text: `The computer would ${hint.move} (${hint.why}).`} : null;
+    answered = hint ? {text: tr("The computer would {move} ({why}).", {move: hint.move, why: hint.why})} : null;
     box.dataset.key = "";
     drawHint(state);
   };

@@ -4,13 +4,15 @@
 import { endSession, fetchFile, openSession, post } from "./api.js";
 import { $, html, playerName, playersOf } from "./dom.js";
 import { gameOf } from "./panels.js";
+import { ntr, tr } from "./words.js";
 
 // Ask before what cannot be taken back; resolves true on "yes".
-export function confirmFirst(title, words, yes) {
+export function confirmFirst(title, words, yes, no = tr("Keep playing")) {
   const dialog = $("confirm");
   $("confirm-h").textContent = title;
   $("confirm-words").textContent = words;
   $("confirm-yes").textContent = yes;
+  $("confirm-no").textContent = no;
   dialog.returnValue = "";
   dialog.showModal();
   return new Promise((done) => { dialog.onclose = () => done(dialog.returnValue === "yes"); });
@@ -23,20 +25,27 @@ function chosenGame(state) {
   return state.games.find((g) => g.name === $("game").value);
 }
 
+// The chosen game's options as a short form (the players, and what changes how the table is
+// played), the rest folded under "More options"; an option that means nothing for the chosen
+// number of players (a solo rule in a game of 3) is not shown, nor sent.
 function showOptions(state) {
   const game = chosenGame(state);
   const box = $("game-options");
   box.replaceChildren();
   if (!game) return;
+  const more = html("details", {id: "more-options"});
+  more.appendChild(html("summary", {}, tr("More options")));
   for (const o of game.options) {
-    const label = html("label", {class: "opt"}, (o.label || o.name) + " ");
+    const label = html("label", {class: "opt", "data-option": o.name}, (o.label || o.name) + " ");
+    const values = o.choices || o.offered;
     let input;
-    if (o.choices && o.choices.every((c) => typeof c === "boolean")) {
+    if (values && values.every((c) => typeof c === "boolean")) {
       input = html("input", {type: "checkbox", id: "opt-" + o.name});
       input.checked = o.default;
-    } else if (o.choices) {
+      label.classList.add("check");
+    } else if (values) {
       input = html("select", {id: "opt-" + o.name});
-      o.choices.forEach((c, i) => input.appendChild(
+      values.forEach((c, i) => input.appendChild(
         html("option", {value: JSON.stringify(c)}, (o.choices_words && o.choices_words[i]) || String(c))));
       input.value = JSON.stringify(o.default);
     } else {
@@ -45,19 +54,52 @@ function showOptions(state) {
     }
     input.dataset.kind = typeof o.default;
     label.appendChild(input);
-    if (o.help) label.appendChild(html("span", {class: "hint"}, " " + o.help));
-    box.appendChild(label);
+    if (o.help) label.appendChild(html("span", {class: "hint"}, o.help));
+    (o.main ? box : more).appendChild(label);
+  }
+  if (more.children.length > 1) box.appendChild(more);
+  box.addEventListener("change", () => fitPlayers(state));
+  fitPlayers(state);
+}
+
+function playersChosen(game) {
+  const players = $("opt-players");
+  return players ? JSON.parse(players.value) : game.min_players;
+}
+
+// An option's current value in the form (checkbox, drop-down or text).
+function optionValue(input) {
+  if (input.type === "checkbox") return input.checked;
+  if (input.tagName === "SELECT") return JSON.parse(input.value);
+  return input.dataset.kind === "number" ? Number(input.value) : input.value;
+}
+
+// Whether an option means anything with the player count and the other options chosen.
+function applies(o, count) {
+  if (o.players && !o.players.includes(count)) return false;
+  if (!o.needs) return true;
+  const other = $("opt-" + o.needs.option);
+  return Boolean(other) && optionValue(other) === o.needs.value;
+}
+
+// Only the options for as many players as chosen, and for the variants chosen, are shown.
+function fitPlayers(state) {
+  const game = chosenGame(state);
+  if (!game) return;
+  const count = playersChosen(game);
+  for (const o of game.options) {
+    const label = document.querySelector(`#game-options [data-option="${o.name}"]`);
+    if (label) label.hidden = !applies(o, count);
   }
 }
 
 function chosenOptions(state) {
   const game = chosenGame(state);
   const options = {};
+  const count = game ? playersChosen(game) : 0;
   for (const o of game ? game.options : []) {
-    const input = $("opt-" + o.name);
-    if (input.type === "checkbox") options[o.name] = input.checked;
-    else if (input.tagName === "SELECT") options[o.name] = JSON.parse(input.value);
-    else options[o.name] = input.dataset.kind === "number" ? Number(input.value) : input.value;
+    if (!applies(o, count)) continue;  // the rules' default, unasked
+    options[o.name] = optionValue($("opt-" + o.name));
   }
   return options;
 }
@@ -69,7 +111,8 @@ export function showGames(state) {
     $(id).addEventListener("change", () => { touched = true; });
   }
   for (const g of state.games) {
-    $("game").appendChild(html("option", {value: g.name}, `${g.title} (${g.min_players}-${g.max_players} players)`));
+    $("game").appendChild(html("option", {value: g.name},
+      tr("{game} ({least}-{most} players)", {game: g.title, least: g.min_players, most: g.max_players})));
   }
   showOptions(state);
 }
@@ -93,6 +136,7 @@ export function followGame(state) {
   showOptions(state);
   const players = $("opt-players");
   if (players && [...players.options].some((o) => o.value === String(g.players))) players.value = String(g.players);
+  fitPlayers(state);
 }
 
 async function showQr(state) {
@@ -100,16 +144,32 @@ async function showQr(state) {
   box.replaceChildren();
   const g = gameOf(state);
   const players = g ? g.players : 0;
+  box.dataset.game = g ? String(g.id) : "";
   for (let seat = 0; seat < players; seat++) {
     const r = await fetchFile(`/api/seats/${seat}/qr`);
     if (!r) return;
-    const figure = html("figure", {});
+    const figure = html("figure", {"data-seat": String(seat)});
     figure.innerHTML = await r.text();
-    const svg = figure.querySelector("svg");
-    const name = playerName(state, seat);
-    if (svg) { svg.setAttribute("role", "img"); svg.setAttribute("aria-label", "QR code for " + name); }
-    figure.appendChild(html("figcaption", {}, name + ": scan to join"));
+    figure.appendChild(html("figcaption", {}));
     box.appendChild(figure);
+  }
+  drawCodes(state);
+}
+
+// The seats' codes carry the names their players joined by ("Ann: scan to join"), and go when
+// their game ends (a code joins only the game it was made for).
+export function drawCodes(state) {
+  const box = $("codes");
+  if (!box.children.length) return;
+  const g = gameOf(state);
+  if (!g || String(g.id) !== box.dataset.game) { box.replaceChildren(); return; }
+  for (const figure of box.children) {
+    const name = playerName(state, Number(figure.dataset.seat));
+    const svg = figure.querySelector("svg");
+    if (svg) { svg.setAttribute("role", "img"); svg.setAttribute("aria-label", tr("QR code for {player}", {player: name})); }
+    const caption = figure.querySelector("figcaption");
+    const scan = tr("{player}: scan to join", {player: name});
+    if (caption.textContent !== scan) caption.textContent = scan;
   }
 }
 
@@ -139,7 +199,15 @@ export function drawHealth(state) {
     $(k + "-detail").textContent = detail.startsWith(s[k].state) ? detail.slice(s[k].state.length).replace(/^[;:,]\s*/, "") : detail;
   }
   const g = s.gpio;  // "degraded": the pins could not be opened, and its detail says what to do
-  $("gpio").textContent = !g ? "" : g.state === "degraded" ? `not working: ${g.detail}` : g.state === "none" ? "none wired" : `pins ${g.pins}, ${g.seat_buttons} seat buttons, ${g.seat_leds} seat lights`;
+  $("gpio").textContent = !g ? "" : g.state === "degraded" ? tr("not working: {why}", {why: g.detail}) : g.state === "none" ? tr("none wired") :
+    wired(g);
+}
+
+// The wired pins, said whole: how many seat buttons and lights.
+function wired(g) {
+  const buttons = ntr("{count} seat button", "{count} seat buttons", g.seat_buttons);
+  const lights = ntr("{count} seat light", "{count} seat lights", g.seat_leds);
+  return tr("pins {pins}, {buttons}, {lights}", {pins: g.pins, buttons, lights});
 }
 
 const PIN_RETRY_MS = 5000;  // while locked out, the PIN is tried again this often (not counted)
@@ -152,7 +220,12 @@ let pinTimer = null;
 async function enterPin(state, rejoin) {
   clearInterval(pinTimer);
   const why = $("pin-why");
-  if (!$("pin").value.trim()) { why.hidden = true; return; }
+  const shown = (words) => {
+    why.hidden = false;
+    why.textContent = words.charAt(0).toUpperCase() + words.slice(1);
+    why.scrollIntoView({block: "nearest"});
+  };
+  if (!$("pin").value.trim()) { shown(tr("type the table PIN first")); return; }
   const got = await openSession();
   state.pinLocked = got.result === "wait";
   if (got.result === "host") {
@@ -161,9 +234,8 @@ async function enterPin(state, rejoin) {
     rejoin();
     return;
   }
-  why.hidden = false;
-  why.textContent = got.why.charAt(0).toUpperCase() + got.why.slice(1);
-  if (got.result !== "wait") return;
+  shown(got.why);
+  if (got.result !== "wait") { $("pin").select(); return; }
   const until = Date.now() + got.waitS * 1000;
   const tried = Date.now();
   pinTimer = setInterval(() => {
@@ -177,25 +249,40 @@ async function enterPin(state, rejoin) {
 export function drawSession(state) {
   const host = state.role === "host";
   $("session").hidden = !host;
-  if (host) $("session-words").textContent = "This phone is the host (its session lasts across reloads until ended here, or 12 h unused).";
+  $("pin-entry").hidden = host;
+  if (host) $("session-words").textContent = tr("This phone is the host (its session lasts across reloads until ended here, or 12 h unused).");
 }
 
 // `askStatus` fetches /api/status anew (the role, once the PIN is typed; the inputs' health);
 // `rejoin` does that and opens the stream anew, as whoever this phone now is.
 export function setUpHost(state, askStatus, rejoin) {
   $("game").onchange = () => showOptions(state);
-  $("pin").onchange = () => enterPin(state, rejoin);
+  // Taken when the field is left, on Enter, or by the button (once, though leaving the field
+  // for the button does both).
+  let tried = {pin: "", at: 0};
+  const typed = (e) => {
+    const pin = $("pin").value.trim();
+    if (!pin && e.type === "change") { $("pin-why").hidden = true; return; }  // emptied
+    if (pin && pin === tried.pin && Date.now() - tried.at < 2000) return;
+    tried = {pin, at: Date.now()};
+    enterPin(state, rejoin);
+  };
+  $("pin").onchange = typed;
+  $("pin").onkeydown = (e) => { if (e.key === "Enter") typed(e); };
+  $("pin-ok").onclick = typed;
   $("end-session").onclick = async () => { await endSession(); rejoin(); };
   $("start").onclick = async () => {
-    if (gameOf(state) && !(await confirmFirst("Start a new game?", "The game being played ends now, with the scores as they stand.", "Start a new game"))) return;
+    if (gameOf(state) && !(await confirmFirst(tr("Start a new game?"), tr("The game being played ends now, with the scores as they stand."),
+                                                tr("Start a new game")))) return;
     post("/api/games", {game: $("game").value, options: chosenOptions(state)});
   };
   $("end").onclick = async () => {
-    if (!(await confirmFirst("End this game?", "The scores as they stand become final; the game cannot be played on.", "End the game"))) return;
+    if (!(await confirmFirst(tr("End this game?"), tr("The scores as they stand become final; the game cannot be played on."),
+                                tr("End the game")))) return;
     post("/api/games/current/end");
   };
   $("undo").onclick = async () => {
-    if (!(await confirmFirst("Take back the last move?", "The table then shows what to put back.", "Take it back"))) return;
+    if (!(await confirmFirst(tr("Take back the last move?"), tr("The table then shows what to put back."), tr("Take it back")))) return;
     post("/api/undo", {count: 1});
   };
   $("accept").onclick = () => post("/api/table/accept");
@@ -209,7 +296,7 @@ export function setUpHost(state, askStatus, rejoin) {
     }, CAMERA_MS);
   };
   $("calibrate").onclick = async () => {
-    if (await post("/api/camera/calibrate")) $("camera-detail").textContent = "looking for the corner markers…";
+    if (await post("/api/camera/calibrate")) $("camera-detail").textContent = tr("looking for the corner markers…");
   };
   let healthTimer = null;
   $("camera-panel").ontoggle = () => {
@@ -229,7 +316,7 @@ export function drawNames(state) {
   box.dataset.key = key;
   box.replaceChildren();
   for (const p of players) {
-    const label = html("label", {class: "opt"}, `Player ${p.seat + 1} `);
+    const label = html("label", {class: "opt"}, tr("Player {number}", {number: p.seat + 1}) + " ");
     const input = html("input", {value: p.name, maxlength: "20", "data-seat": String(p.seat)});
     input.onchange = () => post(`/api/seats/${p.seat}/player`, {name: input.value});
     label.appendChild(input);

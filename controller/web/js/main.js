@@ -1,10 +1,12 @@
 // The phone page: the one state, fed by the live stream (rows and the asker's whole view after
 // each round) and by /api/status (who you are, the inputs' health), and one redraw per change.
-import { get, keepSeatCookie, lookOf, post } from "./api.js";
+import { claimSeat, forgetSeat, get, keepSeatCookie, lookOf, post } from "./api.js";
 import { counted, drawBoard, drawCloseUp } from "./board.js";
 import { drawComputers, drawHint } from "./computer.js";
 import { $, html, playersOf } from "./dom.js";
-import { drawHealth, drawNames, drawSession, followGame, setUpHost, showGames } from "./host.js";
+import {
+  confirmFirst, drawCodes, drawHealth, drawNames, drawSession, followGame, setUpHost, showGames,
+} from "./host.js";
 import {
   addEvent, drawFinished, drawHeader, drawMine, drawScores, drawVerdict, gameOf, hidesQuestion,
   setUpSound, signal,
@@ -13,8 +15,10 @@ import { replay, setUpReplay } from "./replay.js";
 import { state } from "./state.js";
 import { showStore } from "./store.js";
 import { connect, follow } from "./stream.js";
+import { setUpLanguage, tr } from "./words.js";
 
 const LOOK_RETRY_MS = 5000;
+const STARTING_RETRY_MS = 1000;  // /api/status asked again this soon while the table starts
 const STATUS_ROWS = new Set(["input", "start", "end"]);  // rows after which /api/status may differ
 
 // ---- one redraw for whatever changed since the last (the newest state wins)
@@ -46,6 +50,7 @@ function draw() {
   $("scores-part").hidden = !state.view.state;
   $("verdict").hidden = Boolean(!g && state.view.finished);
   drawNames(state);
+  drawCodes(state);
   drawComputers(state);
   drawHint(state);
   followGame(state);
@@ -53,12 +58,13 @@ function draw() {
 }
 
 // ---- a place or a card seen close (tapped on the board or in a hand)
-function closeUp(loc, pieces) {
+function closeUp(loc, pieces, goods = null) {
   const g = gameOf(state);
   const look = g ? state.looks[g.name] : null;
-  $("close-up-h").textContent = loc.place ? loc.place.charAt(0).toUpperCase() + loc.place.slice(1) : "This card";
-  drawCloseUp($("close-up-mat"), loc, pieces, look);
-  $("close-up-words").textContent = pieces.length ? counted(pieces.map((p) => p.label)) : "Nothing lies here.";
+  $("close-up-h").textContent = loc.place ? loc.place.charAt(0).toUpperCase() + loc.place.slice(1) : tr("This card");
+  drawCloseUp($("close-up-mat"), loc, pieces, look, goods);
+  const said = [counted(pieces.map((p) => p.label)), goods ? goods.words : ""].filter(Boolean).join("; ");
+  $("close-up-words").textContent = said ? said.charAt(0).toUpperCase() + said.slice(1) + "." : tr("Nothing lies here.");
   $("close-up").showModal();
 }
 
@@ -86,7 +92,7 @@ function drawJoin() {
     };
     box.appendChild(b);
   }
-  if (!(g.colours || []).length) box.appendChild(html("p", {class: "hint"}, `Your colour is your pieces': ${me.colour}.`));
+  if (!(g.colours || []).length) box.appendChild(html("p", {class: "hint"}, tr("Your colour is your pieces': {colour}.", {colour: me.colour})));
 }
 
 async function join() {
@@ -134,6 +140,13 @@ async function askStatus() {
   const s = await get("/api/status");
   if (!s || n < statusShown) return;  // an older answer than the one shown
   statusShown = n;
+  if (s.starting) {  // the table restarting (this page came before): say so, ask again soon
+    $("verdict").hidden = false;
+    $("verdict").textContent = "The table is starting…";
+    $("verdict").className = "";
+    setTimeout(askStatus, STARTING_RETRY_MS);
+    return;
+  }
   state.health = s;
   showStore(s.store);
   state.role = s.you.role;
@@ -170,8 +183,9 @@ function onView(view) {
 }
 
 function lost() {
+  askStatus();  // a seat's stream also ends when another phone took the seat over: who am I now?
   $("verdict").hidden = false;
-  $("verdict").textContent = "Reconnecting…";
+  $("verdict").textContent = tr("Reconnecting…");
   $("verdict").className = "";
 }
 
@@ -193,7 +207,22 @@ async function start() {
   follow({row: onRow, view: onView, lost});
 }
 
+// A seat's link opened on this phone: it holds the seat, unless another phone does and the person
+// here would rather not take it over (then this phone watches).
+async function takeSeat() {
+  const got = await claimSeat(false);
+  if (!got || got.result === "held") return;
+  const yes = await confirmFirst(tr("Take over this seat?"), tr("This seat is {phone}'s phone. Take it over?", {phone: got.by}),
+                                 tr("Take it over"), tr("No, just watch"));
+  if (yes) {
+    await claimSeat(true);
+  } else {
+    forgetSeat(tr("you are watching: the seat stays on {phone}'s phone", {phone: got.by}));
+  }
+}
+
 keepSeatCookie();
+setUpLanguage($("language"));
 setUpSound();
 setUpHost(state, askStatus, () => { askStatus(); connect(); });
 setUpReplay();
@@ -209,7 +238,6 @@ $("watch").onclick = () => {
   replay(f.id, f.game, 0);
   $("history").scrollIntoView();
 };
-askStatus();
 get("/api/games/available").then((games) => {
   state.games = games || [];
   showGames(state);
@@ -220,4 +248,4 @@ window.addEventListener("online", () => { connect(); askStatus(); });
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") { connect(); askStatus(); }
 });
-start();
+takeSeat().then(() => { askStatus(); start(); });

@@ -4,6 +4,7 @@
 // question and an alert. Every line comes from the Pi already in players' words.
 import { $, html, nameTag, playerName, playersOf, svg as el } from "./dom.js";
 import { drawPiece } from "./board.js";
+import { listed, ntr, tr } from "./words.js";
 
 // The game as the stream's view names it (or /api/status, before the first view came).
 export function gameOf(state) {
@@ -20,16 +21,22 @@ export function drawHeader(state) {
   const players = playersOf(state);
   if (state.health) {
     if (mySeat !== null && players[mySeat]) {
-      me.appendChild(document.createTextNode("you are "));
+      const [before, after] = tr("you are {player}").split("{player}");
+      if (before) me.appendChild(document.createTextNode(before));
       me.appendChild(nameTag(players[mySeat], false));
-    } else me.textContent = state.role === "seat" ? "you are player " + (mySeat + 1) : state.role;
+      if (after) me.appendChild(document.createTextNode(after));
+    } else {
+      me.textContent = state.role === "seat" ? tr("you are player {number}", {number: mySeat + 1}) :
+        state.role === "host" ? tr("host") : state.role === "spectator" ? tr("spectator") : state.role;
+    }
   }
   const g = gameOf(state);
   if (!state.view && !state.health) return;
   $("title").textContent = g ? g.title : state.view && state.view.finished ? state.view.finished.title : "railtable";
-  const turn = !g ? (state.view && state.view.finished ? "game over" : "no game open") :
-    g.current_player === -1 ? "the table draws" : g.current_player === null ? "game over" :
-    g.current_player === mySeat ? "your turn, " + playerName(state, mySeat) : playerName(state, g.current_player) + "'s turn";
+  const turn = !g ? (state.view && state.view.finished ? tr("game over") : tr("no game open")) :
+    g.current_player === -1 ? tr("the table draws") : g.current_player === null ? tr("game over") :
+    g.current_player === mySeat ? tr("your turn, {player}", {player: playerName(state, mySeat)}) :
+    tr("{player}'s turn", {player: playerName(state, g.current_player)});
   $("turn").textContent = turn;
   $("turn").className = "badge" + (g && mySeat !== null && g.current_player === mySeat ? " myturn" : "");
   const st = state.view ? state.view.state : null;
@@ -51,11 +58,29 @@ export function hidesQuestion(view) {
 }
 
 const NOT_LEGAL = /^not a legal move:\s*/i;
-const VERBS = {put: "Put", take: "Take", turn: "Turn"};
 
-function plural(kind, n) {
-  const word = kind === "rail" ? "card" : kind.replaceAll("_", " ");
-  return n === 1 ? word : word + "s";
+// A group of steps, said whole: what to do with how many of what ("rail": a card; "magnetic": what
+// the sensor board felt; another kind by the game's own word for it).
+function groupLine(verb, kind, n) {
+  if (verb === "put" && kind === "rail") {
+    return ntr("Put {count} card on the places marked ! as shown", "Put {count} cards on the places marked ! as shown", n);
+  }
+  if (verb === "put" && kind === "magnetic") {
+    return ntr("Put {count} magnetic piece on the places marked ! as shown",
+               "Put {count} magnetic pieces on the places marked ! as shown", n);
+  }
+  if (verb === "put" && kind === "piece") {
+    return ntr("Put {count} piece on the places marked ! as shown", "Put {count} pieces on the places marked ! as shown", n);
+  }
+  if (verb === "put") {
+    const word = kind.replaceAll("_", " ");
+    const pieces = n === 1 ? word : /(s|x|ch|sh)$/.test(word) ? word + "es" : word + "s";
+    return ntr("Put {count} {pieces} on the places marked ! as shown", "Put {count} {pieces} on the places marked ! as shown",
+               n, {pieces});
+  }
+  if (verb === "take") return ntr("Take {count} piece off the places marked !", "Take {count} pieces off the places marked !", n);
+  if (verb === "turn") return ntr("Turn {count} piece where marked !", "Turn {count} pieces where marked !", n);
+  return ntr("Set {count} piece where marked !", "Set {count} pieces where marked !", n);
 }
 
 // Many steps (a game's setup) as a few groups, each with its list folded away.
@@ -76,8 +101,7 @@ function drawSteps(state, v) {
   }
   for (const {verb, kind, steps: some} of groups.values()) {
     const d = html("details", {class: "group"});
-    const where = verb === "take" ? "off the places marked !" : verb === "put" ? "on the places marked ! as shown" : "where marked !";
-    d.appendChild(html("summary", {}, `${VERBS[verb] || "Set"} ${some.length} ${plural(kind, some.length)} ${where}`));
+    d.appendChild(html("summary", {}, groupLine(verb, kind, some.length)));
     const list = html("ul", {});
     some.forEach((s) => list.appendChild(html("li", {}, s.text)));
     d.appendChild(list);
@@ -94,23 +118,34 @@ export function drawVerdict(state, answer) {
   const box = $("verdict");
   const asked = v && v.options && v.options.length;
   const actor = v && v.seat !== null && v.seat !== undefined ? v.seat : g && g.current_player >= 0 ? g.current_player : null;
-  const who = actor === null ? "" : (actor === mySeat ? playerName(state, actor) + " (you)" : playerName(state, actor)) + ": ";
+  const player = actor === null ? "" : actor === mySeat ? tr("{player} (you)", {player: playerName(state, actor)}) :
+    playerName(state, actor);
+  const alone = actor === null;  // a line said to the player who acts, or to everyone when nobody does
   const grouped = drawSteps(state, v);  // also clears the last verdict's steps
   let text;
   if (asked && v.hidden) {
-    text = `${who}a choice only you make, in secret: pick it below.`;
+    text = alone ? tr("A choice only you make, in secret: pick it below.") :
+      tr("{player}: a choice only you make, in secret: pick it below.", {player});
+  } else if (asked && (state.role === "host" || v.seat === mySeat)) {
+    text = alone ? tr("The table does not show which move it was; pick it below.") :
+      tr("{player}: the table does not show which move it was; pick it below.", {player});
   } else if (asked) {
-    text = `${who}the table does not show which move it was; ` +
-      (state.role === "host" || v.seat === mySeat ? "pick it below." : "they pick it on their phone.");
+    text = alone ? tr("The table does not show which move it was; they pick it on their phone.") :
+      tr("{player}: the table does not show which move it was; they pick it on their phone.", {player});
   } else if (grouped) {
-    text = `${who}${v.instructions.length} things to do on the table, marked ! on the board:`;
+    const n = v.instructions.length;
+    text = actor === null ?
+      ntr("{count} thing to do on the table, marked ! on the board:", "{count} things to do on the table, marked ! on the board:", n) :
+      ntr("{player}: {count} thing to do on the table, marked ! on the board:",
+          "{player}: {count} things to do on the table, marked ! on the board:", n, {player});
   } else if (v && v.kind === "applied" && !(v.instructions || []).length) {
     text = cap(v.words || v.text || "");  // a move seen: the last events say whose
   } else if (v) {
     const said = (v.words || v.text || "").replace(NOT_LEGAL, "");
-    text = (said.startsWith(playerName(state, actor)) ? "" : who) + said;
+    text = actor === null || said.startsWith(playerName(state, actor)) ? said : tr("{player}: {said}", {player, said});
   } else {
-    text = g ? "The table is as the rules expect." : state.view.finished ? "The game is over." : "No game is open: the host starts one.";
+    text = g ? tr("The table is as the rules expect.") : state.view.finished ? tr("The game is over.") :
+      tr("No game is open: the host starts one.");
   }
   // a piece the sensor board just felt, while the camera looks: said over a move already seen
   const table = g && state.view.table;
@@ -118,7 +153,7 @@ export function drawVerdict(state, answer) {
   const checking = felt.length && !asked && !grouped && (!v || v.kind === "applied");
   if (checking) {
     const placeOf = (name) => (table.locations.find((l) => l.name === name) || {place: name}).place || name;
-    text = `A piece moved on ${felt.map(placeOf).join(", ")}: checking it…`;
+    text = tr("A piece moved on {places}: checking it…", {places: felt.map(placeOf).join(", ")});
   }
   box.textContent = text;
   const seen = v && v.kind === "applied" && !(v.instructions || []).length;
@@ -126,8 +161,9 @@ export function drawVerdict(state, answer) {
   const q = $("question");
   q.replaceChildren();
   if (asked) {
-    if (v.hidden) q.appendChild(html("p", {class: "secret"}, "Only you see this: nobody else's phone shows these choices."));
-    q.appendChild(html("p", {}, (state.role === "host" ? playerName(state, v.seat) + " is asked." : v.hidden ? "Your choice." : "Which was it?") + " Pick one:"));
+    if (v.hidden) q.appendChild(html("p", {class: "secret"}, tr("Only you see this: nobody else's phone shows these choices.")));
+    q.appendChild(html("p", {}, state.role === "host" ? tr("{player} is asked. Pick one:", {player: playerName(state, v.seat)}) :
+      v.hidden ? tr("Your choice. Pick one:") : tr("Which was it? Pick one:")));
     v.options.forEach((o, i) => {
       const b = html("button", {class: "primary"}, o.words || o.text);
       b.onclick = () => answer(i);
@@ -141,21 +177,29 @@ export function drawVerdict(state, answer) {
 
 // Each player's row: name, colour and a star for a winner, what the points are made of under the
 // name (a phone's width has no room for a third column), the points.
-function scoreRows(body, players, scores, parts, mySeat, winners, none = "nothing yet") {
+function scoreRows(body, players, scores, parts, mySeat, winners, none = tr("nothing yet")) {
   body.replaceChildren();
   const order = scores.map((_, seat) => seat);
   if (mySeat !== null) order.sort((a, b) => (b === mySeat) - (a === mySeat));  // your own row first
   for (const seat of order) {
-    const tr = html("tr", {});
+    const row = html("tr", {});
     const th = html("th", {scope: "row"});
-    const p = players[seat] || {name: "Player " + (seat + 1), hex: "#999"};
+    const p = players[seat] || {name: tr("Player {number}", {number: seat + 1}), hex: "#999"};
     th.appendChild(nameTag(p, seat === mySeat));
-    if (winners.includes(seat)) th.appendChild(html("span", {class: "star"}, " ★ winner"));
-    const made = (parts[seat] || []).map((x) => `${x.what}: ${x.points}`).join(" · ");
+    if (winners.includes(seat)) th.appendChild(html("span", {class: "star"}, " " + tr("★ winner")));
+    // A part counted only at the end (it has "provisional") is shown apart, in words, and left
+    // out of the main number: that is what the player has banked, and it never goes down.
+    const all = parts[seat] || [];
+    const later = all.filter((x) => x.provisional);
+    const made = all.filter((x) => !x.provisional).map((x) => `${x.what}: ${x.points}`).join(" · ");
     th.appendChild(html("div", {class: "made"}, made || none));
-    tr.appendChild(th);
-    tr.appendChild(html("td", {class: "points"}, String(scores[seat])));
-    body.appendChild(tr);
+    const ifs = later.map((x) => tr("+{points} if {what} at the end", {points: x.points, what: x.what})).join(" · ");
+    if (ifs) th.appendChild(html("div", {class: "made provisional"}, `(${ifs})`));
+    row.appendChild(th);
+    const extra = later.reduce((sum, x) => sum + x.points, 0);
+    const banked = scores[seat] - extra;
+    row.appendChild(html("td", {class: "points"}, extra ? `${banked} (+${extra})` : String(banked)));
+    body.appendChild(row);
   }
 }
 
@@ -171,7 +215,7 @@ function drawHand(box, ids, look, onTap) {
     const s = el("svg", {viewBox: "0 0 64 88", class: "card", role: "img", tabindex: "0"});
     const piece = {kind, identity, face: null, turn: 0, label: ids[i]};
     s.appendChild(drawPiece(piece, look, loc));
-    const b = html("button", {class: "card-button", "aria-label": "see this card whole"});
+    const b = html("button", {class: "card-button", "aria-label": tr("see this card whole")});
     b.appendChild(s);
     b.onclick = () => onTap(loc, [piece]);
     row.appendChild(b);
@@ -194,7 +238,8 @@ export function drawScores(state, look, onTap) {
   const words = st.private_words || {};
   for (const [key, value] of mine) {
     const name = key.replaceAll("_", " ");
-    box.appendChild(html("p", {}, `Your ${name}: ${words[key] || "none"}`));
+    const none = tr("none");
+    box.appendChild(html("p", {}, tr("Your {part}: {what}", {part: name, what: words[key] || none})));
     if (Array.isArray(value) && value.every((x) => typeof x === "string")) drawHand(box, value, look, onTap);
   }
 }
@@ -207,27 +252,59 @@ export function drawFinished(state) {
   $("finished").hidden = !f || open;
   if (!f || open) return;
   $("finished").dataset.game = String(f.id);
-  const names = f.winners.map((s) => f.players[s] ? f.players[s].name : "Player " + (s + 1));
-  $("finished-h").textContent = "Game over";
-  $("finished-winner").textContent = names.length === 1 ? `★ ${names[0]} wins!` :
-    `★ ${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} share the win!`;
-  scoreRows($("finished-scores").tBodies[0], f.players, f.scores, f.score_parts, mySeatOf(state), f.winners, "no points");
-  $("finished-why").textContent = "Why it ended: " + f.reason + ".";
+  const names = f.winners.map((s) => f.players[s] ? f.players[s].name : tr("Player {number}", {number: s + 1}));
+  $("finished-h").textContent = tr("Game over");
+  $("finished-winner").textContent = names.length === 1 ? tr("★ {player} wins!", {player: names[0]}) :
+    tr("★ {players} share the win!", {players: listed(names)});
+  scoreRows($("finished-scores").tBodies[0], f.players, f.scores, f.score_parts, mySeatOf(state), f.winners, tr("no points"));
+  $("finished-why").textContent = tr("Why it ended: {reason}.", {reason: f.reason});
   $("again").hidden = state.role !== "host";
 }
 
-// The moves no sensor sees, offered to the seat whose turn it is.
+// The moves no sensor sees, offered to the seat whose turn it is; many of one kind (the race's
+// "turn up the tile on ..." for every face-down tile) as one choice of where, so the board stays
+// on the screen.
+const MANY = 4;
 export function drawMine(state, act) {
   const mine = $("mine");
   const offered = state.role === "seat" ? state.view.choices || [] : [];
   mine.replaceChildren();
   if (!offered.length) return;
-  mine.appendChild(html("p", {}, "Your move (nothing on the table shows these):"));
-  for (const choice of offered.slice(0, 40)) {
-    const b = html("button", {}, choice.text);
-    b.onclick = () => act(choice.action);
-    mine.appendChild(b);
+  mine.appendChild(html("p", {}, tr("Your move (nothing on the table shows these):")));
+  const kinds = new Map();
+  for (const choice of offered) {
+    const type = (choice.action && choice.action.type) || choice.text;
+    if (!kinds.has(type)) kinds.set(type, []);
+    kinds.get(type).push(choice);
   }
+  for (const some of kinds.values()) {
+    if (some.length > MANY) { mine.appendChild(choosePlace(some, act)); continue; }
+    for (const choice of some) {
+      const b = html("button", {}, choice.text);
+      b.onclick = () => act(choice.action);
+      mine.appendChild(b);
+    }
+  }
+}
+
+// Many moves of one kind as one line: what they share ("turn up the tile on"), then a select of
+// what differs ("C7"), and one button.
+function choosePlace(some, act) {
+  const words = some.map((c) => c.text.split(" "));
+  let n = 0;
+  while (words.every((w) => n < w.length - 1 && w[n] === words[0][n])) n++;
+  const shared = words[0].slice(0, n).join(" ");
+  const row = html("p", {class: "many"});
+  const select = html("select", {"aria-label": shared || tr("which")});
+  some.forEach((c, i) => select.appendChild(html("option", {value: String(i)}, words[i].slice(n).join(" "))));
+  const name = shared.charAt(0).toUpperCase() + shared.slice(1);
+  row.appendChild(html("label", {}, name + " "));
+  row.lastChild.appendChild(select);
+  const b = html("button", {class: "primary"}, tr("Do it"));
+  b.onclick = () => act(some[Number(select.value)].action);
+  row.appendChild(document.createTextNode(" "));
+  row.appendChild(b);
+  return row;
 }
 
 // ---- the last events: one line per move
@@ -235,37 +312,53 @@ const QUIET_VERDICTS = new Set(["in_sync", "applied", "instructions", "alert"]);
 
 function cap(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
+function hintsLine(hints) {
+  if (hints === "on") return tr("Hints are on");
+  if (hints === "off") return tr("Hints are off");
+  return tr("Hints are {state}", {state: hints});
+}
+
+function computerLine(player, level) {
+  if (level === "easy") return tr("{player} plays here now (easy level)", {player});
+  if (level === "normal") return tr("{player} plays here now (normal level)", {player});
+  if (level === "strong") return tr("{player} plays here now (strong level)", {player});
+  return tr("{player} plays here now ({level} level)", {player, level});
+}
+
 function eventText(e, state) {
   const d = e.data || {};
   const who = e.who || playerName(state, e.seat);
-  if (e.kind === "action") return `${who}: ${d.text || (d.action && d.action.type) || "a move"}`;
-  if (e.kind === "start") return "A new game begins";
-  if (e.kind === "end") return "The game ends" + (d.reason ? ": " + d.reason : "");
-  if (e.kind === "undo") return `The host took back ${d.count} move${d.count === 1 ? "" : "s"}`;
-  if (e.kind === "player" && d.hints) return `Hints are ${d.hints}`;
-  if (e.kind === "player" && d.computer !== undefined) {
-    return d.computer ? `${cap(who)} plays here now (${d.computer} level)` : `${cap(who)} plays here again`;
+  if (e.kind === "action") {
+    const move = d.text || (d.action && d.action.type) || tr("a move");
+    return tr("{player}: {move}", {player: who, move});
   }
-  if (e.kind === "player") return `${playerName(state, e.seat)} joined`;
+  if (e.kind === "start") return tr("A new game begins");
+  if (e.kind === "end") return d.reason ? tr("The game ends: {reason}", {reason: d.reason}) : tr("The game ends");
+  if (e.kind === "undo") return ntr("The host took back {count} move", "The host took back {count} moves", d.count);
+  if (e.kind === "player" && d.hints) return hintsLine(d.hints);
+  if (e.kind === "player" && d.computer !== undefined) {
+    return cap(d.computer ? computerLine(who, d.computer) : tr("{player} plays here again", {player: who}));
+  }
+  if (e.kind === "player") return tr("{player} joined", {player: playerName(state, e.seat)});
   if (e.kind === "verdict" && QUIET_VERDICTS.has(d.kind)) return null;
   if (e.kind === "instruction" && (d.instructions || []).length > 3) {
-    return `To do: ${d.instructions.length} things on the table`;
+    return ntr("To do: {count} thing on the table", "To do: {count} things on the table", d.instructions.length);
   }
-  if (e.kind === "alert") return "✗ Not a legal move: " + (d.words || d.text || "").replace(NOT_LEGAL, "");
+  if (e.kind === "alert") return tr("✗ Not a legal move: {why}", {why: (d.words || d.text || "").replace(NOT_LEGAL, "")});
   if (d.words || d.text) return cap(d.words || d.text);
   return null;
 }
 
 function drawnLine(li) {
   const parts = [...li.draws.entries()].map(([t, n]) => (n > 1 ? `${t} ×${n}` : t));
-  li.textContent = "The table drew: " + parts.slice(0, 8).join("; ") + (parts.length > 8 ? "; …" : "");
+  li.textContent = tr("The table drew: {draws}", {draws: parts.slice(0, 8).join("; ") + (parts.length > 8 ? "; …" : "")});
 }
 
 export function addEvent(e, state) {
   const list = $("events");
   const chance = e.kind === "action" && (e.seat === -1 || e.seat === null);
   if (chance) {
-    const text = ((e.data && e.data.text) || "a draw").replace(/ \(hidden\)$/, ", face down");
+    const text = ((e.data && e.data.text) || tr("a draw")).replace(/ \(hidden\)$/, tr(", face down"));
     let li = list.firstChild;
     if (!li || !li.draws) {
       li = html("li", {class: "draws"});

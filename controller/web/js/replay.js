@@ -3,6 +3,7 @@
 import { fetchFile, get, lookOf } from "./api.js";
 import { $, html } from "./dom.js";
 import { drawBoard } from "./board.js";
+import { ntr, tr } from "./words.js";
 
 let shown = null;  // the replay step on screen, with the game's name: {game, ...the replay}
 
@@ -29,15 +30,16 @@ async function listGames() {
   const games = (await get("/api/games")) || [];
   const box = $("games");
   box.replaceChildren();
-  if (!games.length) { box.appendChild(html("p", {}, "No finished game yet.")); return; }
+  if (!games.length) { box.appendChild(html("p", {}, tr("No finished game yet."))); return; }
   const list = html("ul", {});
   for (const g of games.slice().sort((a, b) => b.id - a.id).slice(0, 30)) {
-    const li = html("li", {}, `${g.title}, ${g.players} players, ended ${new Date(g.ended_at * 1000).toLocaleString()}: ` +
-      (g.scores || []).map((x, i) => `${(g.names || [])[i] || "Player " + (i + 1)} ${x}`).join(", ") + " ");
-    const b = html("button", {}, "Replay");
+    const scores = (g.scores || []).map((x, i) => `${(g.names || [])[i] || tr("Player {number}", {number: i + 1})} ${x}`);
+    const li = html("li", {}, ntr("{game}, {count} player, ended {when}: {scores}", "{game}, {count} players, ended {when}: {scores}",
+      g.players, {game: g.title, when: new Date(g.ended_at * 1000).toLocaleString(), scores: scores.join(", ")}) + " ");
+    const b = html("button", {}, tr("Replay"));
     b.onclick = () => replay(g.id, g.game, 0);
     li.appendChild(b);
-    const x = html("button", {}, "Export record");
+    const x = html("button", {}, tr("Export record"));
     x.onclick = () => exportRecord(g);
     li.appendChild(x);
     list.appendChild(li);

@@ -3,8 +3,21 @@
 // host.js a lock-out); the other modules only read it. Nothing else is kept between redraws.
 const params = new URLSearchParams(location.search);
 
+// This phone's own id (random, kept on it): the table knows which phone holds a seat by it, so
+// a second phone opening the same seat's link asks before taking it over (docs/phone-page.md).
+function phoneId() {
+  let id = localStorage.getItem("phone");
+  if (!id || !/^[A-Za-z0-9_-]{8,64}$/.test(id)) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    id = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem("phone", id);
+  }
+  return id;
+}
+
 export const state = {
   seatToken: params.get("seat") || localStorage.getItem("seatToken") || "",
+  phone: phoneId(),
   role: "spectator",  // from /api/status "you": spectator, seat or host
   seat: null,
   health: null,  // /api/status: camera, board, gpio (and the game, until the stream's view comes)

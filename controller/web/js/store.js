@@ -1,6 +1,8 @@
 // The event log's state as a banner for everyone: while the table cannot write its log (a full
 // disk), play is paused, and every phone says so at the top of the page until it can again.
 // Fed by the stream's view and by /api/status, both of which carry `store` ({state, detail}).
+import { tr } from "./words.js";
+
 const ID = "store-banner";
 
 export function showStore(store) {
@@ -18,7 +20,7 @@ export function showStore(store) {
     document.body.prepend(banner);
   }
   const failing = store.state !== "ok";
-  const text = failing ? (store.detail || "event log: cannot be written — play is paused") : "";
+  const text = failing ? (store.detail || tr("event log: cannot be written — play is paused")) : "";
   if (banner.hidden === !failing && banner.textContent === text) return;
   banner.textContent = text;
   banner.hidden = !failing;

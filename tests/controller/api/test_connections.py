@@ -15,9 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from controller.api import http, limits, stream
-from controller.api.http import HeadersDeadline, server_config
-from controller.api.limits import ConnectionCaps, connection_caps
+from controller.api import server, stream
+from controller.api.server import ConnectionCaps, HeadersDeadline, connection_caps, server_config
 from tests.support.api import BareTable
 from tests.support.serving import serving, serving_process
 
@@ -78,7 +77,7 @@ def test_a_request_body_sent_too_slowly_is_answered_408_and_closed(tmp_path: Pat
         assert b"came too slowly" in answer
         assert held_s < 3, held_s
         assert httpx.get(f"{url}/api/status").status_code == 200
-    assert http.HEADERS_WITHIN_S + http.BODY_WITHIN_S <= 30  # dropped within 30 s
+    assert server.HEADERS_WITHIN_S + server.BODY_WITHIN_S <= 30  # dropped within 30 s
 
 
 def test_open_connections_are_capped_per_address_and_in_all(tmp_path: Path) -> None:
@@ -114,10 +113,10 @@ def test_the_caps_come_from_the_file_limit_and_the_unit_sets_one(
 ) -> None:
     assert connection_caps(1024) == ConnectionCaps(per_address=32, total=768)
     assert connection_caps(4096) == ConnectionCaps(per_address=32, total=3072)
-    assert connection_caps(200).total == limits.MIN_CONNECTIONS
+    assert connection_caps(200).total == server.MIN_CONNECTIONS
     monkeypatch.setattr(resource, "getrlimit", lambda _: (2048, 4096))
     config = server_config(None, "127.0.0.1", 0)
-    assert isinstance(config, http.TableConfig)
+    assert isinstance(config, server.TableConfig)
     assert config.guard.caps == connection_caps(2048)
     unit = [line.split("=", 1) for line in UNIT.read_text().splitlines() if "=" in line]
     files = [int(value) for key, value in unit if key == "LimitNOFILE"]
@@ -190,7 +189,7 @@ def test_slow_bodies_from_one_address_take_no_more_than_its_cap_under_a_low_file
             return held, status, took
 
         held, status, took = asyncio.run(attack())
-        assert held <= limits.CONNECTIONS_PER_ADDRESS, held
+        assert held <= server.CONNECTIONS_PER_ADDRESS, held
         assert status == 200 and took < 1, (status, took)
         deadline = time.monotonic() + 5
         while _fds(process.pid) > before and time.monotonic() < deadline:
@@ -199,7 +198,7 @@ def test_slow_bodies_from_one_address_take_no_more_than_its_cap_under_a_low_file
 
 
 def test_a_burst_of_streams_from_one_address_gets_no_more_than_its_cap(tmp_path: Path) -> None:
-    burst = limits.CONNECTIONS_PER_ADDRESS - 2  # each connection admitted: the streams' cap
+    burst = server.CONNECTIONS_PER_ADDRESS - 2  # each connection admitted: the streams' cap
 
     async def open_all(url: str) -> list[int]:
         done = asyncio.Event()

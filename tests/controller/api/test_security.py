@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from controller.api.app import create_app
 from controller.api.deps import MAX_ADDRESSES, TABLE_TRIES, PinGuard
 from tests.support.api import HOST, BareTable, start_game
-from tests.support.serving import free_port, serving
+from tests.support.serving import answering, free_port, serving
 
 
 def test_wrong_pins_from_many_addresses_are_limited_for_the_table_as_a_whole() -> None:
@@ -78,12 +78,8 @@ def test_forwarded_headers_do_not_give_a_guesser_new_addresses(tmp_path: Path) -
     url = f"http://127.0.0.1:{port}/api/status"
     try:
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(url, timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
+        while time.monotonic() < deadline and not answering(f"http://127.0.0.1:{port}"):
+            time.sleep(0.1)
         codes = [
             httpx.get(
                 url, headers={"X-Table-Pin": "0000", "X-Forwarded-For": f"203.0.113.{i}"}
@@ -143,7 +139,7 @@ def test_live_streams_per_address_are_capped(client: TestClient) -> None:
 
 
 def test_request_headers_sent_too_slowly_close_the_connection(tmp_path: Path) -> None:
-    from controller.api.http import HeadersDeadline
+    from controller.api.server import HeadersDeadline
 
     class Quick(HeadersDeadline):
         headers_within_s = 1.0

@@ -14,9 +14,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from controller.api import http
+from controller.api import http, server
 from tests.support.api import PIN, BareTable
-from tests.support.serving import free_port, serving
+from tests.support.serving import answering, free_port, serving
 
 
 @contextlib.contextmanager
@@ -65,7 +65,7 @@ def test_trusted_proxies_come_from_the_configuration_file(tmp_path: Path) -> Non
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
-                if httpx.get(f"{url}/api/status", timeout=1).status_code == 200:
+                if answering(url):
                     break
             except httpx.HTTPError:
                 time.sleep(0.1)
@@ -98,7 +98,7 @@ def test_trusted_proxies_are_checked_like_every_key(tmp_path: Path, value: str, 
 def test_an_idle_keep_alive_connection_is_closed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(http, "IDLE_S", 1)
+    monkeypatch.setattr(server, "IDLE_S", 1)
     with _served(tmp_path) as url:
         port = int(url.rsplit(":", 1)[1])
         with socket.create_connection(("127.0.0.1", port), timeout=5) as idle:

@@ -39,7 +39,7 @@ def test_a_bots_mistake_is_never_a_legal_reading_past_the_digital_draws() -> Non
     """Off the Rails, the sensor board alone: an end of turn the next move proves, then the
     deposits' digital draws, then the next seat's magnet. A bot's mistake must lie out of that
     reach too, or the referee rightly reads it as a move (seed 11 applied one before)."""
-    figures = run("offtherails", 4, Inputs.SENSORS, 1, first_seed=11)
+    figures = run("offtherails", 4, Inputs.SENSORS, 1, first_seed=11, mistake_rate=0.2)
     assert figures.games_finished == 1, figures.stalled_at
     assert figures.mistakes_made > 0
     assert figures.false_applied == 0 and figures.mistakes_alerted == figures.mistakes_made

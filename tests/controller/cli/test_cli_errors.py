@@ -30,6 +30,7 @@ def _fails(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
         (["serve", "--game", "chess"], "railtable serve: --game 'chess': not a game of this"),
         (["serve", "--players", "9"], "--players 9: Off the Rails takes 1 to 4 players"),
         (["serve", "--players", "0"], "--players 0: Off the Rails takes 1 to 4 players"),
+        (["serve", "--bot-pace", "0"], "railtable serve: --bot-pace 0: must be 0.05 to 60 seconds"),
         (["markers", "offtherails", "--out", "/etc/passwd"], "/etc/passwd is a file"),
         (["markers", "offtherails", "--out", "/etc/passwd/x"], "/etc/passwd is a file"),
         (["markers", "offtherails", "--out", ""], "not an empty path"),

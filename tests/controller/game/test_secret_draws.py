@@ -311,7 +311,8 @@ def test_a_refusal_to_the_host_says_only_that_the_move_is_not_legal(tmp_path: Pa
     game, seat, card = _digital_trick(tmp_path)
     with pytest.raises(Refused) as host:
         game.act(Asker.host(), {"type": "play", "card": card})
-    assert str(host.value) == f"not a legal move for seat {seat} now"
+    # named as the players know the seat (no name given yet: "Player N", counted from 1)
+    assert str(host.value) == f"not a legal move for Player {seat + 1} now"
     assert card not in str(host.value) and "hold" not in str(host.value)
     with pytest.raises(Refused) as own:
         game.act(Asker.at(seat), {"type": "play", "card": card})

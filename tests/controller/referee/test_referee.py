@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import rules
@@ -9,9 +11,11 @@ from controller.referee.cases import CaseKind, cases
 from controller.referee.deck import digital_draw
 from controller.referee.judge import Referee
 from controller.referee.observe import InputMode, LocationView, Observation, Seen, fuse
+from controller.referee.search import Query, Shared, readings
 from controller.referee.verdict import VerdictKind
-from controller.words.verdicts import plain_line
-from rules.core import CHANCE, State
+from controller.words.book import Book
+from controller.words.verdicts import plain_line, verdict_line
+from rules.core import CHANCE, Action, State
 from rules.offtherails import OffTheRails, physical
 from rules.physical import PlacedPiece, TableObservation
 
@@ -162,6 +166,14 @@ def test_a_one_of_a_kind_piece_seen_twice_is_an_alert_naming_both() -> None:
     assert verdict.kind is VerdictKind.ALERT
     assert verdict.locations == ("D12", "F12")
     assert "lies on 2 squares; the game has 1" in plain_line(verdict, INFO)
+    said = verdict_line(verdict, Book.of(INFO, ["Ann", "Bob"]))
+    assert "the game has one, and it lies on D12 and F12" in said, said
+    back = REFEREE.judge(state, _seen(twice), table=table)  # it lay on F12: the fix says so
+    said = verdict_line(back, Book.of(INFO, ["Ann", "Bob"]))
+    assert (
+        "put the red minecart, white die back on F12 (take it off D12): "
+        "the game has one, and it lies on D12 and F12"
+    ) in said, said
 
 
 def test_a_lifted_minecart_is_shown_where_the_rules_let_it_go() -> None:
@@ -199,3 +211,47 @@ def test_a_table_step_after_actions_that_list_their_draws_draws_nothing_again() 
     listed = _table_after(state, REFEREE, [choose, *draws])
     assert listed == _table_after(state, REFEREE, [choose])
     assert state.history == []
+
+
+def test_the_bench_answers_a_question_with_what_the_players_did_next() -> None:
+    # Off the Rails, 4 players, seed 3: the table shows a tile laid and a cart on a deposit that
+    # took two jewels, diamond then emerald; asked which jewel first, the players say diamond
+    # (not emerald, which they took too, but second), and the rest is then read off the table
+    results = list(cases("offtherails", 4, 3))
+    merged = [r for r in results if r.kind is CaseKind.MERGED and not r.unseen]
+    asked = (VerdictKind.NEEDS_INPUT, VerdictKind.NEEDS_INPUT, VerdictKind.APPLIED)
+    assert merged[4].verdicts[:3] == asked
+    assert all(r.recovered for r in merged)
+
+
+def test_searches_from_one_state_share_what_the_rules_made_of_each_step() -> None:
+    # two tiles laid at once; the same search again with what the first worked out applies no
+    # action, and finds the same readings; another search (inputs allowed) walks the first's tree
+    state = _game()
+    state.apply({"type": "place_tile", "square": "F6", "exits": "NS"})
+    table = _after(state, {"type": "place_tile", "square": "F5", "exits": "NS"})
+    state.undo()
+    base, seen = REFEREE.table_of(state), _seen(table)
+    every = frozenset(NAMES) | frozenset(table) | frozenset(base)
+    changed = frozenset(n for n in every if table.get(n, ()) != base.get(n, ()))
+    query = Query(changed, changed, base, every, False, budget=3000)
+    applied: list[Action] = []
+    real = state.apply_legal
+
+    def counted(action: Action) -> None:
+        applied.append(action)
+        real(action)
+
+    state.apply_legal = counted  # type: ignore[method-assign]
+    shared = Shared()
+    first = readings(state, seen, query, REFEREE.pieces, REFEREE.limits, digital_draw, shared)
+    assert applied and [len(c.actions) for c in first.best] == [2]
+    applied.clear()
+    again = readings(state, seen, query, REFEREE.pieces, REFEREE.limits, digital_draw, shared)
+    assert not applied and [c.actions for c in again.best] == [c.actions for c in first.best]
+    with_inputs = dataclasses.replace(query, optional_inputs=True)
+    alone = readings(state, seen, with_inputs, REFEREE.pieces, REFEREE.limits, digital_draw)
+    applied.clear()
+    also = readings(state, seen, with_inputs, REFEREE.pieces, REFEREE.limits, digital_draw, shared)
+    assert len(applied) < alone.nodes
+    assert [c.actions for c in also.best] == [c.actions for c in alone.best]

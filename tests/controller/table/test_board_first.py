@@ -13,6 +13,7 @@ from controller.game.access import Asker
 from controller.game.snapshot import take
 from controller.game.store import EventKind
 from controller.referee.observe import COVERED, Seen, fuse, magnet_changes
+from controller.table.camera_worker import CameraWorker
 from controller.table.service import ServiceSettings, TableService
 from rules.physical import PlacedPiece, TableObservation
 from rules.registry import game_named, new_game
@@ -26,6 +27,18 @@ def _rows(service: TableService) -> list[tuple[EventKind, str]]:
     ]
 
 
+def _verdicts(service: TableService, since: int, kind: str) -> list[dict[str, object]]:
+    record = service.game.opened().record
+    assert record is not None
+    rows = list(service.log.events(record.id, limit=100_000))[since:]
+    return [e.data for e in rows if e.kind is EventKind.VERDICT and e.data.get("kind") == kind]
+
+
+def _own_choice(verdict: dict[str, object]) -> bool:
+    """A question that is the seat's own decision (nothing the camera could tell)."""
+    return verdict.get("reason") == "own_decision" and verdict.get("seat") is not None
+
+
 def _board_settles(service: TableService) -> None:
     """Ticks while the sensor board reports; the camera takes no frame (its period is long)."""
     for _ in range(8):
@@ -35,9 +48,10 @@ def _board_settles(service: TableService) -> None:
 
 
 def _camera_catches_up(service: TableService) -> None:
-    assert service.inputs.eyes is not None
+    eyes = service.inputs.eyes
+    assert isinstance(eyes, CameraWorker)  # stepped here, not in a process of its own
     for _ in range(30):
-        service.inputs.eyes.step()
+        eyes.step()
         service.owner.pump()
         service.tick()
         if service.settled() and service.game.felt == ():
@@ -80,9 +94,11 @@ def test_magnets_are_felt_and_a_certain_move_applied_before_the_camera_sees_it(
             if (EventKind.VERDICT, "applied") in written:
                 applied_early += 1
             # before the camera has seen the table, nothing but an applied move (or what a
-            # bot said from a phone) is said: no alert, no question
+            # bot said from a phone, and the seat's own next choice it calls for: which jewel
+            # a minecart takes) is said: no alert, no question about the table
             said = {k for kind, k in written if kind is EventKind.VERDICT}
-            assert said <= {"applied", "instructions"}, written
+            assert said <= {"applied", "instructions", "needs_input"}, written
+            assert all(_own_choice(row) for row in _verdicts(service, before, "needs_input"))
             assert (EventKind.ALERT, "") not in written, written
             _camera_catches_up(service)
             assert service.game.felt == (), "felt squares stay marked after the camera saw them"

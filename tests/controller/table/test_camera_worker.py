@@ -1,18 +1,27 @@
-"""The camera's frames off the owner's thread; a simulated table at rest costs no frames; a view
+"""The camera's frames in a process of their own; a simulated table at rest costs no frames; a view
 of an older table is never taken as still; freed memory handed back."""
 
 from __future__ import annotations
 
-import threading
-import time
+import os
 from pathlib import Path
-from typing import Any
 
 from controller.simulated.table import PhysicalTable
+from controller.table.camera_process import CameraProcess
 from controller.table.camera_worker import CameraWorker
 from controller.table.memory import give_back, map_big_blocks
 from controller.table.service import ServiceSettings, TableService
 from rules.physical import PlacedPiece
+from tests.support.waiting import wait_until
+
+
+def _alive(pid: int) -> bool:
+    """The process runs (a zombie nobody reaped has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def _one_piece_laid(table: PhysicalTable) -> None:
@@ -32,32 +41,23 @@ def _until_still(eyes: CameraWorker, frames: int = 40) -> None:
     raise AssertionError(f"the view never settled: {eyes.latest}")
 
 
-def test_the_camera_is_read_on_its_own_thread_never_the_owners(tmp_path: Path) -> None:
+def test_the_camera_is_read_in_its_own_process_never_the_services(tmp_path: Path) -> None:
     settings = ServiceSettings(data_dir=tmp_path, pin="1", players=2, seed=4, bots=False,
                                camera_period_s=0.02, tick_s=0.02)  # fmt: skip
     service = TableService(settings)
-    readers: set[str] = set()
     service.start()
     try:
         eyes = service.inputs.eyes
-        assert eyes is not None
-        frame = eyes.camera.frame
-
-        def noted() -> Any:
-            readers.add(threading.current_thread().name)
-            return frame()
-
-        eyes.camera.frame = noted  # type: ignore[method-assign]
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and service.owner.status["camera"]["state"] != (
-            "calibrated"
-        ):
-            time.sleep(0.05)
-        assert service.owner.status["camera"]["state"] == "calibrated"
-        assert service.camera_jpeg() is not None  # from this thread: not the owner's either
+        assert isinstance(eyes, CameraProcess) and service.inputs.camera is None
+        wait_until(lambda: service.owner.status["camera"]["state"] == "calibrated", 60,
+                   "the camera calibrated")  # fmt: skip
+        child = eyes.pid
+        assert child is not None and child != os.getpid()
+        assert eyes.frames > 0
+        assert service.camera_jpeg() is not None  # asked of the child, from this thread
     finally:
         service.stop()
-    assert readers == {"railtable-camera"}
+    assert eyes.pid is None and not _alive(child)  # a clean stop ends it
 
 
 def test_a_table_at_rest_costs_no_frames_and_a_change_is_looked_at_at_once(
@@ -69,7 +69,7 @@ def test_a_table_at_rest_costs_no_frames_and_a_change_is_looked_at_at_once(
     service.start(thread=False)
     try:
         eyes, physical = service.inputs.eyes, service.inputs.physical
-        assert eyes is not None and physical is not None
+        assert isinstance(eyes, CameraWorker) and physical is not None  # stepped here
         _until_still(eyes)
         frames = eyes.frames
         for _ in range(20):
@@ -92,7 +92,7 @@ def test_a_view_older_than_the_table_is_never_still(tmp_path: Path) -> None:
     service.start(thread=False)
     try:
         eyes, physical = service.inputs.eyes, service.inputs.physical
-        assert eyes is not None and physical is not None
+        assert isinstance(eyes, CameraWorker) and physical is not None  # stepped here
         _until_still(eyes)
         service.tick()
         assert service.settler.camera_still

@@ -13,12 +13,11 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from controller.venue.broker import Mosquitto, free_port
 from controller.venue.table import PlayingTable
 from tests.controller.venue.venue_testkit import PASSWORDS, VENUE, settings
-from tests.support.browser import chromium
 from tests.support.serving import MAIN
 from tests.support.waiting import wait_until
 
@@ -65,12 +64,6 @@ def _up(url: str) -> bool:
     except httpx.HTTPError:
         return False
     return len(view["tables"]) == 3 and bool(view["finished"]) and len(view["needing_help"]) == 2
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 def _open(browser: object, url: str, width: int, height: int) -> Page:

@@ -9,15 +9,13 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
-from tests.support.browser import chromium
 from tests.support.serving import MAIN, free_port, running
 
 pytestmark = pytest.mark.xdist_group(
@@ -36,15 +34,9 @@ NEVER = {  # what a family must never read (as tests/controller/web/test_family.
 def _serve(data: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
     return running(
         [sys.executable, "-c", MAIN, "serve", "--data", str(data), "--port", str(port),
-         "--host", "127.0.0.1", "--pin", PIN, "--seed", "3", *extra],
+         "--host", "127.0.0.1", "--pin", PIN, "--bot-pace", "1", "--seed", "3", *extra],
         f"http://127.0.0.1:{port}",
     )  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 def _phone(browser: Any) -> Page:
@@ -62,7 +54,7 @@ def test_a_human_plays_two_computers_on_the_simulated_table(
     try:
         host = _phone(browser)
         host.goto(url + "/")
-        host.locator("#host summary").click()
+        host.locator("#host > summary").click()
         host.fill("#pin", PIN)
         host.press("#pin", "Tab")
         host.wait_for_function("document.querySelector('#me').textContent === 'host'")

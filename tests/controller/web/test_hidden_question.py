@@ -73,7 +73,7 @@ def test_a_hidden_split_shows_on_its_players_phone_alone(served: tuple[str, Bare
             phones[who] = browser.new_page(viewport={"width": 390, "height": 844})
             phones[who].goto(address)
         host = phones["host"]
-        host.locator("#host summary").click()
+        host.locator("#host > summary").click()
         host.fill("#pin", PIN)
         host.press("#pin", "Tab")
         host.wait_for_function("document.querySelector('#me').textContent === 'host'")
