@@ -263,7 +263,7 @@ def test_a_request_wakes_the_link_at_once_instead_of_after_its_read(board, monke
             start = time.monotonic()
             link.set_leds({Square(0, col): Color(1, 2, 3)}).result(5)
             took.append(time.monotonic() - start)
-        assert max(took) < 0.1, took
+        assert max(took) < 0.5, took  # a request waiting for the read would take about 1 s
         assert link.health().internal_errors == 0
     finally:
         link.stop()
