@@ -683,7 +683,8 @@ class GameWords:
     words for each of its rotations, where its catalogue label is a code the referee's own
     account keeps ("junction L-T"); `hidden` says a draw kept from a phone by its action type
     ("draw": "a card"); `end(state, seats)`, why a finished game ended naming its players
-    (`seats` says a seat by its player's name), where the state's own reason names a colour."""
+    (`seats` says a seat by its player's name), where the state's own reason names a colour;
+    `said(say)`, these words in another language."""
 
     places: Mapping[str, str] = dataclasses.field(default_factory=dict)
     cards: Mapping[str, str] = dataclasses.field(default_factory=dict)  # shorter than labels
@@ -693,3 +694,6 @@ class GameWords:
     pieces: Mapping[str, tuple[str, tuple[str, ...]]] = dataclasses.field(default_factory=dict)
     hidden: Mapping[str, str] = dataclasses.field(default_factory=dict)
     end: Callable[[Any, Callable[[int], str]], str | None] | None = None
+    # the same words in a reader's language: `said(say)`, each name built from whole lines
+    # marked `say("...")` (the catalogues take them), its values put in by name
+    said: Callable[[Say], GameWords] | None = None

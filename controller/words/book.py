@@ -31,14 +31,16 @@ class Book:
     hidden: Mapping[str, str] = field(default_factory=dict)  # a draw kept from a phone: "a card"
     plain: bool = False  # the referee's own account (scenarios quote it), not a player's words
     say: Tongue = field(default_factory=tongue)  # the language its lines are said in
+    game: Game[Any] | None = field(default=None, compare=False, repr=False)  # whose words
 
     def speaking(self, language: Language) -> Book:
-        """The same book, its lines said in `language`."""
-        return (
-            self
-            if language is self.say.language
-            else dataclasses.replace(self, say=tongue(language))
-        )
+        """The same book, its lines said in `language` (and the game's names too, where its
+        words say them in another language)."""
+        if language is self.say.language:
+            return self
+        if self.game is not None and self.game.words.said is not None and not self.plain:
+            return _book(self.game, self.seats, self.plain, language)
+        return dataclasses.replace(self, say=tongue(language))
 
     @staticmethod
     def of(info: Game[Any] | None, seats: Sequence[str] = (), plain: bool = False) -> Book:
@@ -136,7 +138,7 @@ class Book:
             except (IllegalAction, KeyError, TypeError, ValueError):
                 pass
         kind, seat = str(data.get("type", "")), data.get("seat")
-        hidden = self.hidden.get(kind, "a draw")
+        hidden = self.hidden.get(kind) or self.say.tr("a draw")
         drawn = hidden.format(seat=self.seat(seat if isinstance(seat, int) else None))
         return self.say.tr("{draw} (hidden)", draw=drawn)
 
@@ -159,13 +161,22 @@ class _Seats(dict[str, str]):
 
 
 @functools.lru_cache(maxsize=64)
-def _book(info: Game[Any] | None, seats: tuple[str, ...], plain: bool) -> Book:
+def _book(
+    info: Game[Any] | None,
+    seats: tuple[str, ...],
+    plain: bool,
+    language: Language = Language.EN,
+) -> Book:
+    say = tongue(language)
     if info is None:
-        return Book(seats=seats, plain=plain)
+        return Book(seats=seats, plain=plain, say=say)
     entries = info.catalogue().entries
     names: dict[str, str] = {}
+    words = info.words
+    if not plain and language is not Language.EN and words.said is not None:
+        words = words.said(say.tr)  # the game's names in the book's language
     if not plain:  # the game's words for pieces whose labels are codes ("junction L-T")
-        said = info.words.pieces
+        said = words.pieces
         entries = tuple(
             dataclasses.replace(e, label=said[str(e.piece)][0], turns=said[str(e.piece)][1])
             if str(e.piece) in said
@@ -175,11 +186,12 @@ def _book(info: Game[Any] | None, seats: tuple[str, ...], plain: bool) -> Book:
         names.update(
             (e.piece.identity, e.label) for e in entries if e.piece.kind in CARD_KINDS and e.label
         )
-        names.update(info.words.cards)
-        names.update(info.words.places)
+        names.update(words.cards)
+        names.update(words.places)
     codec = info.state_class.CODEC
-    hidden = {} if plain else dict(info.words.hidden)
-    return Book(names, seats, {e.piece: e for e in entries}, codec.parse, hidden, plain)
+    hidden = {} if plain else dict(words.hidden)
+    pieces = {e.piece: e for e in entries}
+    return Book(names, seats, pieces, codec.parse, hidden, plain, say, info)
 
 
 def the(words: str) -> str:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from rules.said import Say, same
+
 
 class Company(StrEnum):
     """The five railway companies (the suits), in the order the cards list them."""
@@ -149,3 +151,26 @@ def kind_of(card_id: str) -> Kind | None:
 def railway_sort_key(card_id: str) -> tuple[int, int]:
     """Company order, then number: how a hand is shown and undealt cards are laid."""
     return COMPANIES.index(COMPANY_OF[card_id]), NUMBER_OF[card_id]
+
+
+def card_label(card: Card, say: Say = same) -> str:
+    """A card as the table names it: "B&O 3 (station value 10)", "locomotive 4 (cost 50)"."""
+    company = COMPANY_NAMES[card.company] if card.company is not None else ""
+    if card.kind is Kind.RAILWAY:
+        return say("{company} {number} (station value {value})").format(
+            company=company, number=card.number, value=card.value
+        )
+    if card.kind is Kind.STATION:
+        return say("{company} station").format(company=company)
+    if card.kind is Kind.EXCHANGE:
+        return say("{company} exchange").format(company=company)
+    if card.kind is Kind.CITY:
+        city = card.id.removeprefix("city-").replace("_", " ").title()
+        return f"{city} ({card.value})"
+    if card.kind is Kind.LOCOMOTIVE and card.distance == INFINITE:
+        return say("locomotive infinite (cost {cost})").format(cost=card.cost)
+    if card.kind is Kind.LOCOMOTIVE:
+        return say("locomotive {distance} (cost {cost})").format(
+            distance=card.distance, cost=card.cost
+        )
+    return say("reservation card")

@@ -27,11 +27,10 @@ from rules.physical import (
 from rules.trickoftherails.cards import (
     CARDS,
     COMPANIES,
-    COMPANY_NAMES,
     RESERVATION,
     RESERVATION_COPIES,
     Company,
-    Kind,
+    card_label,
 )
 from rules.trickoftherails.state import TrickOfTheRails
 
@@ -74,20 +73,6 @@ def share_area(seat: int) -> str:
     return f"seat.{seat}.shares"
 
 
-def _label(card_id: str) -> str:
-    c = CARDS[card_id]
-    if c.kind is Kind.RAILWAY and c.company is not None:
-        return f"{COMPANY_NAMES[c.company]} {c.number} (station value {c.value})"
-    if c.kind in (Kind.STATION, Kind.EXCHANGE) and c.company is not None:
-        return f"{COMPANY_NAMES[c.company]} {c.kind.value}"
-    if c.kind is Kind.CITY:
-        return f"{card_id.removeprefix('city-').replace('_', ' ').title()} ({c.value})"
-    if c.kind is Kind.LOCOMOTIVE:
-        distance = "infinite" if c.distance == 0 else str(c.distance)
-        return f"locomotive {distance} (cost {c.cost})"
-    return "reservation card"
-
-
 @functools.cache
 def catalogue() -> Catalogue:
     """One marker per card, ids from 4 in card order; the reservation cards share one."""
@@ -95,7 +80,7 @@ def catalogue() -> Catalogue:
         CatalogueEntry(
             4 + i,
             card_piece(card_id),
-            _label(card_id),
+            card_label(CARDS[card_id]),
             CARD_MARKER_MM,
             rotations=1,  # which way up a card lies never matters to the rules
             copies=RESERVATION_COPIES if card_id == RESERVATION else 1,

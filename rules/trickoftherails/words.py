@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from rules.core import GameWords, OptionWords
-from rules.said import seat_place
-from rules.trickoftherails.cards import CARDS, COMPANY_NAMES, Company, Kind
+from rules.said import Say, same
+from rules.trickoftherails.cards import CARDS, COMPANY_NAMES, Company, Kind, card_label
 from rules.trickoftherails.physical import (
     LANE_SLOTS,
     MAX_SEATS,
     RAIL_REACH,
+    card_piece,
     lane_slot,
     locomotive_slot,
     rail_slot,
@@ -44,24 +45,31 @@ OPTIONS = {
 }
 
 
-def _rail_place(name: str, position: int) -> str:
+def _rail_place(name: str, position: int, say: Say) -> str:
     if position == 0:
-        return f"the {name} station space"
-    side = "right" if position > 0 else "left"
-    return f"the {name} railway, {side} {abs(position)}"
+        return say("the {company} station space").format(company=name)
+    if position > 0:
+        return say("the {company} railway, right {number}").format(company=name, number=position)
+    return say("the {company} railway, left {number}").format(company=name, number=-position)
 
 
-PLACES: dict[str, str] = {}
-for _pos in range(LANE_SLOTS):
-    PLACES[lane_slot(_pos)] = f"trick lane space {_pos + 1}"
-for _company in Company:
-    _name = COMPANY_NAMES[_company]
-    PLACES[locomotive_slot(_company)] = f"the {_name} locomotive space"
-    for _pos in range(-RAIL_REACH, RAIL_REACH + 1):
-        PLACES[rail_slot(_company, _pos)] = _rail_place(_name, _pos)
-for _seat in range(MAX_SEATS):
-    PLACES[trick_slot(_seat)] = seat_place(_seat, "'s trick space")
-    PLACES[share_area(_seat)] = seat_place(_seat, "'s shares")
+def _places(say: Say) -> dict[str, str]:
+    places: dict[str, str] = {}
+    for pos in range(LANE_SLOTS):
+        places[lane_slot(pos)] = say("trick lane space {number}").format(number=pos + 1)
+    for company in Company:
+        name = COMPANY_NAMES[company]
+        places[locomotive_slot(company)] = say("the {company} locomotive space").format(
+            company=name
+        )
+        for pos in range(-RAIL_REACH, RAIL_REACH + 1):
+            places[rail_slot(company, pos)] = _rail_place(name, pos, say)
+    for seat in range(MAX_SEATS):
+        player = f"{{seat{seat}}}"  # the seat's player, named when the place is said
+        places[trick_slot(seat)] = say("{player}'s trick space").format(player=player)
+        places[share_area(seat)] = say("{player}'s shares").format(player=player)
+    return places
+
 
 # A numbered card by its company and number, as printed large on it ("B&O 3").
 CARD_NAMES = {
@@ -73,10 +81,25 @@ CARD_NAMES = {
 # The companies as printed on their cards ("the B&O railway", not "the bo railway").
 COMPANIES_SAID = {company.value: name for company, name in COMPANY_NAMES.items()}
 
-WORDS = GameWords(
-    places=PLACES,
-    cards={**CARD_NAMES, **COMPANIES_SAID},
-    options=OPTIONS,
-    ended="the last trick is played",
-    hidden={"deal": "a card for {seat}"},
-)
+
+def words(say: Say = same) -> GameWords:
+    """Trick of the Rails' words, said by `say` (English as written)."""
+    others = {
+        card_id: card_label(card, say)
+        for card_id, card in CARDS.items()
+        if card.kind is not Kind.RAILWAY
+    }
+    return GameWords(
+        places=_places(say),
+        cards={**others, **CARD_NAMES, **COMPANIES_SAID},
+        options=OPTIONS,
+        ended=say("the last trick is played"),
+        pieces={
+            str(card_piece(card_id)): (card_label(card, say), ()) for card_id, card in CARDS.items()
+        },
+        hidden={"deal": say("a card for {seat}")},
+        said=words,
+    )
+
+
+WORDS = words()
