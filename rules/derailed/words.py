@@ -5,14 +5,16 @@ from __future__ import annotations
 from rules.core import GameWords, OptionWords
 from rules.derailed.cards import RailCard, Side, default_cards
 from rules.derailed.physical import (
+    COMPANIES,
     DECK,
     DISCARD,
     MAX_LANES,
     destination_slot,
     rail_piece,
     start_slot,
+    station_piece,
 )
-from rules.said import listed
+from rules.said import Say, listed, same
 
 OPTIONS = {
     "players": OptionWords("Players"),
@@ -58,46 +60,70 @@ OPTIONS = {
     ),
 }
 
-PLACES = {DECK: "the deck", DISCARD: "the discard pile"}
-for _lane in range(1, MAX_LANES + 1):
-    PLACES[start_slot(_lane)] = f"the start of lane {_lane}"
-    PLACES[destination_slot(_lane)] = f"the end of lane {_lane}"
 
-_SIDE = {Side.L: "left", Side.T: "top", Side.R: "right", Side.B: "bottom"}
+def _places(say: Say) -> dict[str, str]:
+    places = {DECK: say("the deck"), DISCARD: say("the discard pile")}
+    for lane in range(1, MAX_LANES + 1):
+        places[start_slot(lane)] = say("the start of lane {number}").format(number=lane)
+        places[destination_slot(lane)] = say("the end of lane {number}").format(number=lane)
+    return places
+
+
 _ORDER = (Side.L, Side.T, Side.R, Side.B)
 _ACROSS = {frozenset((Side.L, Side.R)), frozenset((Side.T, Side.B))}
-# How a laid card lies: a quarter turn of its marker (1: top towards the destination).
-_TURNS = (
-    "its top across the lane",
-    "its top towards the destination",
-    "its top across the lane, the other way",
-    "its top towards the start",
-)
 
 
-def _ends(a: Side, b: Side) -> str:
+def _side(side: Side, say: Say) -> str:
+    said = {Side.L: say("left"), Side.T: say("top"), Side.R: say("right"), Side.B: say("bottom")}
+    return said[side]
+
+
+def _turns(say: Say) -> tuple[str, ...]:
+    """How a laid card lies: a quarter turn of its marker (1: top towards the destination)."""
+    return (
+        say("its top across the lane"),
+        say("its top towards the destination"),
+        say("its top across the lane, the other way"),
+        say("its top towards the start"),
+    )
+
+
+def _ends(a: Side, b: Side, say: Say) -> str:
     first, second = sorted((a, b), key=_ORDER.index)
-    return f"{_SIDE[first]} to {_SIDE[second]}"
+    return say("{start} to {end}").format(start=_side(first, say), end=_side(second, say))
 
 
-def _track(a: Side, b: Side) -> str:
-    shape = "straight track" if frozenset((a, b)) in _ACROSS else "bend"
-    return f"{shape} from {_ends(a, b)}"
+def _track(a: Side, b: Side, say: Say) -> str:
+    first, second = sorted((a, b), key=_ORDER.index)
+    start, end = _side(first, say), _side(second, say)
+    if frozenset((a, b)) in _ACROSS:
+        return say("straight track from {start} to {end}").format(start=start, end=end)
+    return say("bend from {start} to {end}").format(start=start, end=end)
 
 
-def _group(tracks: list[tuple[Side, Side]]) -> str:
+def _joined(parts: list[str], say: Say) -> str:
+    """`bend from left to top and a straight track from left to right`."""
+    said = parts[0]
+    for part in parts[1:]:
+        said = say("{first} and a {second}").format(first=said, second=part)
+    return said
+
+
+def _group(tracks: list[tuple[Side, Side]], say: Say) -> str:
     """Tracks that meet, as one shape: "T-junction open left, top and right"."""
     sides = sorted({s for t in tracks for s in t}, key=_ORDER.index)
     if len(tracks) == 1:
-        return _track(*tracks[0])
+        return _track(*tracks[0], say)
     if len(sides) == 4 and len(tracks) == 6:
-        return "crossroads open on all four sides"
+        return say("crossroads open on all four sides")
     if len(sides) == 3 and len(tracks) == 3:
-        return "T-junction open " + listed([_SIDE[s] for s in sides])
-    return " and a ".join(_track(a, b) for a, b in tracks)
+        return say("T-junction open {sides}").format(
+            sides=listed([_side(s, say) for s in sides], say)
+        )
+    return _joined([_track(a, b, say) for a, b in tracks], say)
 
 
-def card_said(card: RailCard) -> str:
+def card_said(card: RailCard, say: Say = same) -> str:
     """A rail card as a player names it, by the sides of the card held upright: "T-junction
     open left, top and right", "bend from left to top (dead ends at right and bottom)"."""
     groups: list[list[tuple[Side, Side]]] = []
@@ -108,28 +134,45 @@ def card_said(card: RailCard) -> str:
     if len(groups) == 2 and all(len(g) == 1 for g in groups):
         (a,), (b,) = groups
         if frozenset(a) in _ACROSS and frozenset(b) in _ACROSS:
-            return f"bridge, {_ends(*a)} over {_ends(*b)}"
-        return f"pair of bends not meeting, {_ends(*a)} and {_ends(*b)}"
-    said = " and a ".join(_group(g) for g in groups)
-    stubs = [_SIDE[s] for s in sorted(card.stubs, key=_ORDER.index)]
+            return say("bridge, {first} over {second}").format(
+                first=_ends(*a, say), second=_ends(*b, say)
+            )
+        return say("pair of bends not meeting, {first} and {second}").format(
+            first=_ends(*a, say), second=_ends(*b, say)
+        )
+    said = _joined([_group(g, say) for g in groups], say)
+    stubs = [_side(s, say) for s in sorted(card.stubs, key=_ORDER.index)]
     if len(stubs) == 1:
-        said += f" (dead end at the {stubs[0]})"
-    elif stubs:
-        said += " (dead ends at " + listed(stubs) + ")"
+        return say("{card} (dead end at the {side})").format(card=said, side=stubs[0])
+    if stubs:
+        return say("{card} (dead ends at {sides})").format(card=said, sides=listed(stubs, say))
     return said
 
 
 _CARDS = default_cards().cards
-PIECES = {
-    str(rail_piece(c.id)): (card_said(c), _TURNS if not c.symmetric else _TURNS[:2]) for c in _CARDS
-}
-CARDS = {c.id: f"a {card_said(c)}" for c in _CARDS}
 
-WORDS = GameWords(
-    places=PLACES,
-    cards=CARDS,
-    options=OPTIONS,
-    ended="all three rounds are played",
-    pieces=PIECES,
-    hidden={"draw": "a card for {seat}"},
-)
+
+def words(say: Say = same) -> GameWords:
+    """Derailed!'s words, said by `say` (English as written)."""
+    turns = _turns(say)
+    return GameWords(
+        places=_places(say),
+        cards={c.id: say("a {card}").format(card=card_said(c, say)) for c in _CARDS},
+        options=OPTIONS,
+        ended=say("all three rounds are played"),
+        pieces={
+            **{
+                str(rail_piece(c.id)): (card_said(c, say), turns if not c.symmetric else turns[:2])
+                for c in _CARDS
+            },
+            **{
+                str(station_piece(c)): (say("company {company} station").format(company=c), ())
+                for c in COMPANIES
+            },
+        },
+        hidden={"draw": say("a card for {seat}")},
+        said=words,
+    )
+
+
+WORDS = words()
