@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rules.core import GameWords, OptionWords
 from rules.derailed.cards import RailCard, Side, default_cards
+from rules.derailed.data import COMPANIES
 from rules.derailed.physical import (
-    COMPANIES,
     DECK,
     DISCARD,
     MAX_LANES,
