@@ -6,10 +6,17 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.core import GameWords, OptionWords
-from rules.minewagons.components import PLAYER_COLOURS, SHAPES, exits_text, shape_exits
-from rules.minewagons.physical import TILE_COLOURS, start_area, tile_piece
+from rules.minewagons.components import PLAYER_COLOURS, SHAPES, Colour, exits_text, shape_exits
+from rules.minewagons.physical import (
+    FACE_DOWN,
+    ROCK,
+    TILE_COLOURS,
+    start_area,
+    tile_piece,
+    wagon_piece,
+)
 from rules.minewagons.position import Phase
-from rules.said import listed, track_said
+from rules.said import Say, listed, same, track_said
 
 OPTIONS = {
     "players": OptionWords("Players"),
@@ -40,21 +47,60 @@ def end_said(state: Any, seats: Callable[[int], str]) -> str | None:
     return f"{pos.end_reason}: {leaders} brought {most} beyond the far end"
 
 
-# A tile by its colour, and how it lies by its track ("the blue tile on C3, a bend from north to
-# east"), not by its shape's letter and a compass letter ("blue L tile turned N").
-PIECES = {
-    str(tile_piece(colour, shape)): (
-        f"{colour.value} tile",
-        tuple(track_said(exits_text(mask)) for mask in shape_exits(shape)),
-    )
-    for colour in TILE_COLOURS
-    for shape in SHAPES
-}
+def _tiles(say: Say) -> dict[Colour, str]:
+    """Each colour's tile, a whole line each (a colour's word agrees with its noun)."""
+    return {
+        Colour.RED: say("red tile"),
+        Colour.BLUE: say("blue tile"),
+        Colour.YELLOW: say("yellow tile"),
+        Colour.WHITE: say("white tile"),
+        Colour.GREEN: say("green tile"),
+    }
 
-WORDS = GameWords(
-    places={start_area(c): f"the {c.value} start" for c in PLAYER_COLOURS},
-    options=OPTIONS,
-    seat_colour=seat_colour,
-    pieces=PIECES,
-    end=end_said,
-)
+
+def _wagons(say: Say) -> dict[Colour, str]:
+    return {
+        Colour.RED: say("red wagon"),
+        Colour.BLUE: say("blue wagon"),
+        Colour.YELLOW: say("yellow wagon"),
+        Colour.WHITE: say("white wagon"),
+    }
+
+
+def _starts(say: Say) -> dict[Colour, str]:
+    return {
+        Colour.RED: say("the red start"),
+        Colour.BLUE: say("the blue start"),
+        Colour.YELLOW: say("the yellow start"),
+        Colour.WHITE: say("the white start"),
+    }
+
+
+def words(say: Say = same) -> GameWords:
+    """The race's words, said by `say` (English as written)."""
+    tiles, wagons = _tiles(say), _wagons(say)
+    # A tile by its colour, and how it lies by its track ("the blue tile on C3, a bend from
+    # north to east"), not by its shape's letter and a compass letter ("blue L tile turned N").
+    pieces = {
+        str(tile_piece(colour, shape)): (
+            tiles[colour],
+            tuple(track_said(exits_text(mask), say) for mask in shape_exits(shape)),
+        )
+        for colour in TILE_COLOURS
+        for shape in SHAPES
+    }
+    pieces[str(FACE_DOWN)] = (say("green tile, back (face down)"), ())
+    pieces[str(ROCK)] = (say("the Rock"), ())
+    for colour in PLAYER_COLOURS:
+        pieces[str(wagon_piece(colour))] = (wagons[colour], ())
+    return GameWords(
+        places={start_area(c): name for c, name in _starts(say).items()},
+        options=OPTIONS,
+        seat_colour=seat_colour,
+        pieces=pieces,
+        end=end_said,
+        said=words,
+    )
+
+
+WORDS = words()
