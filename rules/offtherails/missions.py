@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.offtherails.components import NO_GEMS, PRECIOUS, Gem, Gems
+from rules.said import spoken
 
 
 class Mission(StrEnum):
@@ -28,17 +29,19 @@ class Mission(StrEnum):
 MISSIONS = tuple(Mission)
 
 MISSION_TEXT = {
-    Mission.BEHIND_ENEMY_LINES: "Stockpile at least 1 jewel by leaving from an opponent's surface.",
-    Mission.BUMPER_CARTS: "Derail an opponent's minecart in a collision.",
-    Mission.DIAMONDS_ARENT_FOREVER: "Stockpile 1 diamond in a turn from a single minecart.",
-    Mission.DIRTY_GOBLINS: "Given to the player with the most rocks in their stockpile.",
-    Mission.GEM_COLLECTOR: "Fill a minecart with 5 precious jewels.",
-    Mission.GREEN_FINGERS: "Stockpile 2 emeralds in a turn from a single minecart.",
-    Mission.HEAD_TO_HEAD: "Cause a head-on collision.",
-    Mission.JEWEL_HEIST: "Cause an opponent's minecart to drop at least 1 jewel.",
-    Mission.RED_LEADER: "Stockpile 4 rubies in a turn from a single minecart.",
-    Mission.SPICE_OF_LIFE: "Have at least 1 gem of each type in your stockpile.",
-    Mission.GOLD_IN_THEM_HILLS: "Stockpile 2 gold in a turn from a single minecart.",
+    Mission.BEHIND_ENEMY_LINES: spoken(
+        "Stockpile at least 1 jewel by leaving from an opponent's surface."
+    ),
+    Mission.BUMPER_CARTS: spoken("Derail an opponent's minecart in a collision."),
+    Mission.DIAMONDS_ARENT_FOREVER: spoken("Stockpile 1 diamond in a turn from a single minecart."),
+    Mission.DIRTY_GOBLINS: spoken("Given to the player with the most rocks in their stockpile."),
+    Mission.GEM_COLLECTOR: spoken("Fill a minecart with 5 precious jewels."),
+    Mission.GREEN_FINGERS: spoken("Stockpile 2 emeralds in a turn from a single minecart."),
+    Mission.HEAD_TO_HEAD: spoken("Cause a head-on collision."),
+    Mission.JEWEL_HEIST: spoken("Cause an opponent's minecart to drop at least 1 jewel."),
+    Mission.RED_LEADER: spoken("Stockpile 4 rubies in a turn from a single minecart."),
+    Mission.SPICE_OF_LIFE: spoken("Have at least 1 gem of each type in your stockpile."),
+    Mission.GOLD_IN_THEM_HILLS: spoken("Stockpile 2 gold in a turn from a single minecart."),
 }
 
 # "Stockpile N <gem> in a turn from a single minecart".

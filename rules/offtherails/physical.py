@@ -24,7 +24,7 @@ from rules.offtherails.components import (
     rotation_of,
     shape_of,
 )
-from rules.offtherails.missions import MISSION_TEXT, MISSIONS
+from rules.offtherails.missions import MISSION_TEXT, MISSIONS, Mission
 from rules.offtherails.state import CartStatus, OffTheRails
 from rules.physical import (
     Catalogue,
@@ -38,6 +38,7 @@ from rules.physical import (
     corner_markers,
     on_top_of,
 )
+from rules.said import Say, same
 
 CORNER_MARKER_MM = 30.0
 MINECART_HEIGHT_MM = 30.0  # a minecart's sticker, on its top, above the mat
@@ -74,16 +75,28 @@ def chasm_piece(colour: str) -> Piece:
     return Piece("chasm_token", colour)
 
 
-_FACING = tuple(f"facing {d}" for d in ("north", "east", "south", "west"))  # a minecart's heading
+def facing(say: Say = same) -> tuple[str, ...]:
+    """A minecart's heading as players say it, for each quarter turn."""
+    return (say("facing north"), say("facing east"), say("facing south"), say("facing west"))
 
 
-def _track_turns(face: Shape) -> tuple[str, ...]:
+def track_turns(face: Shape, say: Say = same) -> tuple[str, ...]:
     """A face's rotations as players say them: ("joining north and east", ...)."""
     turns = []
     for r in range(_FACE_ROTATIONS[face]):
-        _, leads = track_words(exits_text(rotate_mask(BASE_MASK[face], r)))
+        _, leads = track_words(exits_text(rotate_mask(BASE_MASK[face], r)), say)
         turns.append(leads.removeprefix(", "))
     return tuple(turns)
+
+
+def deposit_label(colour: str, number: int, say: Say = same) -> str:
+    """A deposit card as the table names it: "deposit card red 3"."""
+    return say("deposit card {colour} {number}").format(colour=say(colour), number=number)
+
+
+def mission_label(mission: Mission, say: Say = same) -> str:
+    """A mission card by what it asks: "mission: Cause a head-on collision."."""
+    return say("mission: {text}").format(text=say(MISSION_TEXT[mission]))
 
 
 @functools.cache
@@ -115,23 +128,22 @@ def catalogue() -> Catalogue:
             TILE_MARKER_MM,
             _FACE_ROTATIONS[face],
             tiles[kind],
-            _track_turns(face),
+            track_turns(face),
         )
     for colour in COLOURS:
         for die in Die:
             add(cart_piece(colour.value, die.value), f"{colour.value} minecart, {die.value} die",
-                CART_MARKER_MM, turns=_FACING)  # fmt: skip
+                CART_MARKER_MM, turns=facing())  # fmt: skip
     for colour in COLOURS:
         tokens = load_components().chasm_tokens_per_colour
         add(chasm_piece(colour.value), f"{colour.value} chasm token", TOKEN_MARKER_MM, 1, tokens)
     for colour in COLOURS:
         for number in range(1, 9):
             add(Piece("deposit_card", f"{colour.value}-{number}"),
-                f"deposit card {colour.value} {number}", CARD_MARKER_MM, 1)  # fmt: skip
+                deposit_label(colour.value, number), CARD_MARKER_MM, 1)  # fmt: skip
     add(Piece("deposit_card", "chasm"), "the Chasm card", CARD_MARKER_MM, 1)
     for mission in MISSIONS:
-        add(Piece("mission_card", mission.value), f"mission: {MISSION_TEXT[mission]}",
-            CARD_MARKER_MM, 1)  # fmt: skip
+        add(Piece("mission_card", mission.value), mission_label(mission), CARD_MARKER_MM, 1)
     return Catalogue("offtherails", tuple(entries))
 
 

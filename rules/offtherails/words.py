@@ -5,8 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import GameWords, OptionWords
-from rules.offtherails.components import COLOURS, Die, Shape
-from rules.offtherails.physical import catalogue
+from rules.offtherails.components import Colour, Die, Shape
+from rules.offtherails.missions import Mission
+from rules.offtherails.physical import (
+    catalogue,
+    deposit_label,
+    facing,
+    mission_label,
+    track_turns,
+)
+from rules.said import Say, same
 
 OPTIONS = {
     "players": OptionWords("Players", "1 plays the solo game."),
@@ -84,30 +92,71 @@ def seat_colour(state: Any, seat: int) -> str | None:
     return None
 
 
-# A tile by the track on its face up, not by which double-sided tile it is ("straight/t tile").
-_FACE_SAID = {
-    Shape.STRAIGHT: "straight track",
-    Shape.CORNER: "bend",
-    Shape.T: "T-junction",
-    Shape.CROSS: "crossing",
-}
-PIECES = {
-    str(e.piece): (_FACE_SAID[Shape(e.piece.face)], e.turns)
-    for e in catalogue().entries
-    if e.piece.kind == "tile"
-}
+def _faces(say: Say) -> dict[Shape, str]:
+    """A tile by the track on its face up, not by which double-sided tile it is ("straight/t
+    tile")."""
+    return {
+        Shape.STRAIGHT: say("straight track"),
+        Shape.CORNER: say("bend"),
+        Shape.T: say("T-junction"),
+        Shape.CROSS: say("crossing"),
+    }
 
-# A minecart by its colour and die, as a player says it ("red-white" in the rules).
-CARTS = {
-    f"{c.value}-{d.value}": f"the {c.value} minecart with the {d.value} die"
-    for c in COLOURS
-    for d in Die
-}
 
-WORDS = GameWords(  # its places are named as printed
-    options=OPTIONS,
-    cards=CARTS,
-    seat_colour=seat_colour,
-    pieces=PIECES,
-    hidden={"split": "the jewels split into two piles"},
-)
+def _carts(say: Say) -> dict[tuple[Colour, Die], tuple[str, str]]:
+    """Each minecart by its colour and die: its label and its name as a thing ("red-white" in the
+    rules), a whole line each (a colour's word agrees with its noun)."""
+    r, y, g, b, w, k = Colour.RED, Colour.YELLOW, Colour.GREEN, Colour.BLUE, Die.WHITE, Die.BLACK
+    return {
+        (r, w): (say("red minecart, white die"), say("the red minecart with the white die")),
+        (r, k): (say("red minecart, black die"), say("the red minecart with the black die")),
+        (y, w): (say("yellow minecart, white die"), say("the yellow minecart with the white die")),
+        (y, k): (say("yellow minecart, black die"), say("the yellow minecart with the black die")),
+        (g, w): (say("green minecart, white die"), say("the green minecart with the white die")),
+        (g, k): (say("green minecart, black die"), say("the green minecart with the black die")),
+        (b, w): (say("blue minecart, white die"), say("the blue minecart with the white die")),
+        (b, k): (say("blue minecart, black die"), say("the blue minecart with the black die")),
+    }
+
+
+def _tokens(say: Say) -> dict[Colour, str]:
+    return {
+        Colour.RED: say("red chasm token"),
+        Colour.YELLOW: say("yellow chasm token"),
+        Colour.GREEN: say("green chasm token"),
+        Colour.BLUE: say("blue chasm token"),
+    }
+
+
+def words(say: Say = same) -> GameWords:
+    """Off the Rails' words, said by `say` (English as written)."""
+    faces, carts, tokens, heading = _faces(say), _carts(say), _tokens(say), facing(say)
+    pieces: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for entry in catalogue().entries:
+        piece = entry.piece
+        if piece.kind == "tile":
+            face = Shape(piece.face)
+            pieces[str(piece)] = (faces[face], track_turns(face, say))
+        elif piece.kind == "minecart":
+            colour, die = piece.identity.split("-")
+            pieces[str(piece)] = (carts[(Colour(colour), Die(die))][0], heading)
+        elif piece.kind == "chasm_token":
+            pieces[str(piece)] = (tokens[Colour(piece.identity)], ())
+        elif piece.kind == "deposit_card" and piece.identity == "chasm":
+            pieces[str(piece)] = (say("the Chasm card"), ())
+        elif piece.kind == "deposit_card":
+            colour, number = piece.identity.split("-")
+            pieces[str(piece)] = (deposit_label(colour, int(number), say), ())
+        elif piece.kind == "mission_card":
+            pieces[str(piece)] = (mission_label(Mission(piece.identity), say), ())
+    return GameWords(  # its places are named as printed
+        options=OPTIONS,
+        cards={f"{c.value}-{d.value}": names[1] for (c, d), names in carts.items()},
+        seat_colour=seat_colour,
+        pieces=pieces,
+        hidden={"split": say("the jewels split into two piles")},
+        said=words,
+    )
+
+
+WORDS = words()

@@ -3,10 +3,13 @@ values a player names (a jewel, a side, a track's directions) in that language t
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+import rules
 from controller.words.book import Book
-from controller.words.language import Language
+from controller.words.language import MISSING, Language
 from rules.registry import game_named
 
 
@@ -28,3 +31,37 @@ def test_an_action_is_said_whole_in_the_books_language(
     assert book.action({"type": "take_jewel", "jewel": "ruby"}) == jewel
     assert book.action({"type": "choose_side", "side": "north"}) == side
     assert book.action({"type": "place_tile", "square": "F6", "exits": "NS"}) == track
+
+
+# A name may stay as the English one only where it holds no English word: a company's letters
+# and a card's number ("B&O 3", "Erie"), a city ("Pittsburgh (20)").
+ENGLISH_WORD = re.compile(r"\b[a-z]{3,}\b")
+
+
+def _names(book: Book) -> dict[str, str]:
+    """Every name the book gives a game's things: places, cards, pieces with each of their
+    turns, and what a draw kept from a phone is called."""
+    names = {f"name {k}": v for k, v in book.names.items()}
+    for piece, entry in book.pieces.items():
+        names[f"piece {piece}"] = entry.label
+        names.update((f"turn {piece} {i}", t) for i, t in enumerate(entry.turns))
+    names.update((f"hidden {k}", v) for k, v in book.hidden.items())
+    return names
+
+
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+@pytest.mark.parametrize("language", [lang for lang in Language if lang is not Language.EN])
+def test_every_name_a_game_gives_its_things_is_said_in_each_language(
+    game: str, language: Language
+) -> None:
+    english = Book.of(game_named(game), ["Ann", "Bob"])
+    missing_before = sum(n for (lang, _), n in MISSING.items() if lang is language)
+    said = english.speaking(language)
+    assert sum(n for (lang, _), n in MISSING.items() if lang is language) == missing_before
+    theirs, ours = _names(said), _names(english)
+    assert theirs.keys() == ours.keys()
+    left = {k: v for k, v in theirs.items() if v == ours[k] and ENGLISH_WORD.search(v)}
+    assert not left, left
+    assert all("{" not in v or "{seat" in v for v in theirs.values())  # nothing left unfilled
+    # said in that language, and the English book stays English
+    assert english.speaking(Language.EN) is english or _names(english.speaking(Language.EN)) == ours
