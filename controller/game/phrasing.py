@@ -15,6 +15,7 @@ from controller.words.book import Book
 from controller.words.language import Language
 from controller.words.verdicts import said
 from rules.game import Game
+from rules.physical import Piece, PlacedPiece
 from rules.registry import GAMES, game_named
 
 
@@ -42,7 +43,29 @@ class Phrasebook:
         out["choices"] = [
             {**c, "text": self.words.action(c["action"])} for c in out.get("choices", [])
         ]
+        if out.get("table") is not None:
+            out["table"] = self.table(out["table"])
+        state = out.get("state")
+        if isinstance(state, dict) and isinstance(state.get("private"), dict):
+            private = {k: self.values(v) for k, v in state["private"].items()}
+            out["state"] = {**state, "private_words": private}
         return out
+
+    def table(self, table: Mapping[str, Any]) -> dict[str, Any]:
+        """A table's JSON (`snapshot.table_json`) with its places and pieces named in this
+        book's language."""
+        out = dict(table)
+        out["locations"] = [{**loc, "place": self.place(loc["name"])} for loc in table["locations"]]
+        out["pieces"] = {
+            name: [{**p, "label": self._piece(p)} for p in pieces]
+            for name, pieces in table["pieces"].items()
+        }
+        return out
+
+    def _piece(self, shown: Mapping[str, Any]) -> str:
+        piece = Piece(shown["kind"], shown["identity"], shown.get("face") or "")
+        label, turn = self.words.piece_words(PlacedPiece(piece, int(shown.get("turn") or 0)))
+        return label + turn
 
     @staticmethod
     def of(info: Game[Any] | None, players: Sequence[Player]) -> Phrasebook:

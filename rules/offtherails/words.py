@@ -8,6 +8,7 @@ from rules.core import GameWords, OptionWords
 from rules.offtherails.components import Colour, Die, Shape
 from rules.offtherails.missions import Mission
 from rules.offtherails.physical import (
+    REVEAL_SLOT,
     catalogue,
     deposit_label,
     facing,
@@ -149,7 +150,8 @@ def words(say: Say = same) -> GameWords:
             pieces[str(piece)] = (deposit_label(colour, int(number), say), ())
         elif piece.kind == "mission_card":
             pieces[str(piece)] = (mission_label(Mission(piece.identity), say), ())
-    return GameWords(  # its places are named as printed
+    return GameWords(  # its squares are named as printed
+        places={REVEAL_SLOT: say("the reveal slot")},
         options=OPTIONS,
         cards={f"{c.value}-{d.value}": names[1] for (c, d), names in carts.items()},
         seat_colour=seat_colour,
