@@ -397,9 +397,10 @@ class State(ABC):
     def scores(self) -> list[float]:
         """Points per seat as they stand now (final once the game is over)."""
 
-    def score_parts(self) -> list[list[tuple[str, float]]]:
-        """How each seat's score is made up, in words and points; they add up to `scores()`."""
-        return [[("points", score)] for score in self.scores()]
+    def score_parts(self, say: Say = same) -> list[list[tuple[str, float]]]:
+        """How each seat's score is made up, in words (said by `say`: English, as the code
+        writes it, where no other is given) and points; they add up to `scores()`."""
+        return [[(say("points"), score)] for score in self.scores()]
 
     def provisional_parts(self) -> list[set[str]]:
         """Per seat, which of `score_parts()` (by their words) are only provisional: counted as

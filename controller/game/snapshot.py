@@ -24,11 +24,12 @@ from controller.referee.judge import Referee
 from controller.referee.tables import piece_text
 from controller.referee.verdict import VerdictKind
 from controller.words.book import Book
-from controller.words.language import Language
+from controller.words.language import Language, tongue
 from controller.words.verdicts import said
 from rules.core import Action, Decision, State, Visibility
 from rules.game import Game
 from rules.physical import Location
+from rules.said import Say
 
 JsonDict = dict[str, Any]
 DEMO_SEED = "demo seed: draws are predictable"  # a game started with a seed (tests, demos)
@@ -60,9 +61,14 @@ class GameSnapshot:
     encoded: dict[Any, bytes] = field(default_factory=dict, compare=False, repr=False)
     # each audience's stream line (per language), made once for all its phones (api/stream.py)
     reproducible_seed: bool = False  # started with a seed: its draws are predictable (a demo)
-    spoken: dict[tuple[Asker, Language], JsonDict] = field(
+    in_languages: dict[tuple[Asker, Language], JsonDict] = field(
         default_factory=dict, compare=False, repr=False
     )  # an audience's view in another language than English, made when a phone first asks
+    # each seat's score parts said in each other language (made with the snapshot: the state
+    # they are said from changes after it)
+    parts_said: Mapping[Language, list[list[dict[str, Any]]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def for_asker(self, who: Asker, language: Language = Language.EN) -> JsonDict:
         """What `who` may see: {"state", "table", "verdict", "choices"} (None where no game),
@@ -72,9 +78,14 @@ class GameSnapshot:
         view = self.by_audience.get(seen, empty)
         if language is Language.EN or view is empty:
             return view
-        said = self.spoken.get((seen, language))
+        key = (seen, language)
+        said = self.in_languages.get(key)
         if said is None:  # made on a reader's thread, at most twice if two ask at once
-            said = self.spoken[(seen, language)] = self.book.speaking(language).view(view)
+            said = self.book.speaking(language).view(view)
+            parts = self.parts_said.get(language)
+            if parts is not None and isinstance(said.get("state"), dict):
+                said["state"] = {**said["state"], "score_parts": parts}
+            self.in_languages[key] = said
         return said
 
     def status(self) -> JsonDict:
@@ -174,6 +185,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
         book,
         MappingProxyType(by_audience),
         reproducible_seed=record.reproducible_seed,
+        parts_said=parts_said(state),
     )
 
 
@@ -302,17 +314,34 @@ def axes(locations: Sequence[Location], width_mm: float, height_mm: float) -> Js
     }
 
 
-def score_parts_json(state: State) -> list[list[dict[str, Any]]]:
-    """Each seat's score parts as JSON; a part only counted at the end has "provisional": true
-    (the key is absent otherwise, so older readers and replays see the same parts)."""
-    provisional = state.provisional_parts()
+def parts_said(state: State) -> dict[Language, list[list[dict[str, Any]]]]:
+    """Each seat's score parts in each language but English (`score_parts_json`)."""
+    said: dict[Language, list[list[dict[str, Any]]]] = {}
+    for language in Language:
+        if language is not Language.EN:
+            said[language] = score_parts_json(state, tongue(language).tr)
+    return said
+
+
+def score_parts_json(state: State, say: Say | None = None) -> list[list[dict[str, Any]]]:
+    """Each seat's score parts as JSON (said by `say`, else in English); a part only counted at
+    the end has "provisional": true (the key is absent otherwise, so older readers and replays
+    see the same parts)."""
+    provisional = state.provisional_parts()  # by their English words
+    english = state.score_parts()
+    said = english if say is None else state.score_parts(say)
     out = []
-    for seat, parts in enumerate(state.score_parts()):
+    for seat, parts in enumerate(said):
         maybe = provisional[seat] if seat < len(provisional) else set()
+        whats = [what for what, _ in english[seat]] if seat < len(english) else []
         out.append(
             [
-                {"what": what, "points": points, **({"provisional": True} if what in maybe else {})}
-                for what, points in parts
+                {
+                    "what": what,
+                    "points": points,
+                    **({"provisional": True} if i < len(whats) and whats[i] in maybe else {}),
+                }
+                for i, (what, points) in enumerate(parts)
             ]
         )
     return out

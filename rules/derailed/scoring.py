@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.derailed.data import Data, Phase
+from rules.said import Say, same
 
 
 def scores(d: Data) -> list[float]:
@@ -10,12 +11,12 @@ def scores(d: Data) -> list[float]:
     return [float(p) for p in d.points]
 
 
-def score_parts(d: Data) -> list[list[tuple[str, float]]]:
+def score_parts(d: Data, say: Say = same) -> list[list[tuple[str, float]]]:
     """Each seat's points by round (the round under way included)."""
     out: list[list[tuple[str, float]]] = []
     for seat in range(len(d.points)):
         parts = [
-            (f"round {n}", float(points[seat]))
+            (say("round {number}").format(number=n), float(points[seat]))
             for n, points in enumerate(d.round_points, start=1)
             if points[seat]
         ]

@@ -26,6 +26,7 @@ from rules.derailed.data import (
     Rules,
 )
 from rules.hidden import deal
+from rules.said import Say, same
 
 GAME = "derailed"
 
@@ -134,8 +135,8 @@ class Derailed(State):
     def scores(self) -> list[float]:
         return scoring.scores(self.d)
 
-    def score_parts(self) -> list[list[tuple[str, float]]]:
-        return scoring.score_parts(self.d)
+    def score_parts(self, say: Say = same) -> list[list[tuple[str, float]]]:
+        return scoring.score_parts(self.d, say)
 
     def winners(self) -> list[int]:
         return scoring.winners(self.d)

@@ -25,7 +25,7 @@ from rules.minewagons.checks import broken_invariants
 from rules.minewagons.components import Board, Colour, Setup, exits_mask, exits_text, load_board
 from rules.minewagons.legality import Now
 from rules.minewagons.position import Phase, Position
-from rules.said import counted
+from rules.said import Say, same
 
 GAME = "minewagons"
 
@@ -123,8 +123,8 @@ class MineWagons(State):
         """Wagons beyond their opposite end, per seat."""
         return [float(g) for g in self.pos.goal]
 
-    def score_parts(self) -> list[list[tuple[str, float]]]:
-        return [[(f"{counted(g, 'wagon')} beyond the far end", float(g))] for g in self.pos.goal]
+    def score_parts(self, say: Say = same) -> list[list[tuple[str, float]]]:
+        return [[(_beyond(g, say), float(g))] for g in self.pos.goal]
 
     def _state_json(self) -> JsonDict:
         data = codec.state_json(self.board, self.setup.seats, self.pos)
@@ -172,3 +172,10 @@ def _canonical(action: Action) -> Action:
     if isinstance(action, MoveRock):
         return MoveRock(action.to.upper())
     return action
+
+
+def _beyond(wagons: int, say: Say) -> str:
+    """A score part: the wagons a seat has brought beyond the far end."""
+    if wagons == 1:
+        return say("1 wagon beyond the far end")
+    return say("{count} wagons beyond the far end").format(count=wagons)

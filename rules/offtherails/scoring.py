@@ -8,6 +8,7 @@ from enum import StrEnum
 from rules.offtherails.components import COLOURS, PRECIOUS, SOLO_GEM_COLOUR, Gem
 from rules.offtherails.settings import CartBonus
 from rules.offtherails.tabletop import CartStatus, Phase, Tabletop, carts_of
+from rules.said import Say, same
 
 RUBY_BONUS = 5
 CART_BONUS = 3
@@ -31,32 +32,30 @@ def scores(tabletop: Tabletop) -> list[float]:
     return out
 
 
-def score_parts(tabletop: Tabletop) -> list[list[tuple[str, float]]]:
-    """What each seat's points are made of: jewels by kind, the ruby bonus, carts, missions."""
+def score_parts(tabletop: Tabletop, say: Say = same) -> list[list[tuple[str, float]]]:
+    """What each seat's points are made of: jewels by kind, the ruby bonus, carts, missions
+    (said by `say`: English, as the code writes it, where no other is given)."""
     if tabletop.solo:
-        return [[("high score", float(solo_result(tabletop).high_score))]]
+        return [[(say("high score"), float(solo_result(tabletop).high_score))]]
     rubies = [stock[Gem.RUBY.order] for stock in tabletop.stockpiles]
     most = max(rubies)
     out = []
     for seat, stock in enumerate(tabletop.stockpiles):
         parts = [
-            (_counted(stock[gem.order], gem.value), float(stock[gem.order] * gem.points))
+            (_jewels(stock[gem.order], gem, say), float(stock[gem.order] * gem.points))
             for gem in Gem
             if stock[gem.order] and gem.points
         ]
         if most > 0 and rubies[seat] == most:
-            parts.append(("most rubies", float(RUBY_BONUS)))
+            parts.append((say("most rubies"), float(RUBY_BONUS)))
         carts = bonus_carts(tabletop, seat)
         if carts:
-            kept = (
-                "in supply"
-                if tabletop.settings.cart_bonus is CartBonus.IN_SUPPLY
-                else "not derailed"
-            )
-            parts.append((f"{_counted(carts, 'minecart')} {kept}", float(CART_BONUS * carts)))
+            supply = tabletop.settings.cart_bonus is CartBonus.IN_SUPPLY
+            parts.append((_bonus_carts(carts, supply, say), float(CART_BONUS * carts)))
         if tabletop.claimed[seat]:
             missions = len(tabletop.claimed[seat])
-            parts.append((_counted(missions, "mission"), float(MISSION_POINTS * missions)))
+            mission = say("1 mission") if missions == 1 else say("{count} missions")
+            parts.append((mission.format(count=missions), float(MISSION_POINTS * missions)))
         out.append(parts)
     return out
 
@@ -76,12 +75,37 @@ def provisional_parts(tabletop: Tabletop) -> list[set[str]]:
 
 _CART_WORDS = ("not derailed", "in supply")
 
-_PLURALS = {"ruby": "rubies", "gold": "gold"}
+
+def _bonus_carts(carts: int, supply: bool, say: Say) -> str:
+    """A score part: the minecarts worth the end bonus ("2 minecarts not derailed")."""
+    if supply:
+        line = say("1 minecart in supply") if carts == 1 else say("{count} minecarts in supply")
+    elif carts == 1:
+        line = say("1 minecart not derailed")
+    else:
+        line = say("{count} minecarts not derailed")
+    return line.format(count=carts)
 
 
-def _counted(count: int, thing: str) -> str:
-    """A count in words: "1 ruby", "2 rubies", "3 gold", "2 minecarts"."""
-    return f"{count} {thing if count == 1 else _PLURALS.get(thing, thing + 's')}"
+def _jewels(count: int, gem: Gem, say: Say) -> str:
+    """A score part: the jewels of one kind in a stockpile ("2 rubies"), a whole line each."""
+    if count == 1:
+        one = {
+            Gem.RUBY: say("1 ruby"),
+            Gem.EMERALD: say("1 emerald"),
+            Gem.DIAMOND: say("1 diamond"),
+            Gem.GOLD: say("1 gold"),
+            Gem.ROCK: say("1 rock"),
+        }
+        return one[gem]
+    many = {
+        Gem.RUBY: say("{count} rubies"),
+        Gem.EMERALD: say("{count} emeralds"),
+        Gem.DIAMOND: say("{count} diamonds"),
+        Gem.GOLD: say("{count} gold"),
+        Gem.ROCK: say("{count} rocks"),
+    }
+    return many[gem].format(count=count)
 
 
 def bonus_carts(tabletop: Tabletop, seat: int) -> int:

@@ -41,6 +41,7 @@ from rules.offtherails.tabletop import (
     ways_on,
 )
 from rules.offtherails.turns import new_tabletop
+from rules.said import Say, same
 
 __all__ = ["GAME", "OPTIONS", "Cart", "CartStatus", "OffTheRails", "Phase", "Tile"]
 
@@ -201,8 +202,8 @@ class OffTheRails(State):
     def scores(self) -> list[float]:
         return scoring.scores(self._tabletop)
 
-    def score_parts(self) -> list[list[tuple[str, float]]]:
-        return scoring.score_parts(self._tabletop)
+    def score_parts(self, say: Say = same) -> list[list[tuple[str, float]]]:
+        return scoring.score_parts(self._tabletop, say)
 
     def provisional_parts(self) -> list[set[str]]:
         return scoring.provisional_parts(self._tabletop)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.said import counted
+from rules.said import Say, same
 from rules.trickoftherails.actions import Remedy
 from rules.trickoftherails.cards import (
     CARDS,
@@ -67,7 +67,7 @@ def scores(rules: Rules, d: Data) -> list[float]:
     return [float(x) for x in own]
 
 
-def score_parts(rules: Rules, d: Data) -> list[list[tuple[str, float]]]:
+def score_parts(rules: Rules, d: Data, say: Say = same) -> list[list[tuple[str, float]]]:
     """Each seat's shares by company at their value, and any revoke penalty."""
     values = share_values(rules, d)
     own: list[list[tuple[str, float]]] = []
@@ -77,19 +77,25 @@ def score_parts(rules: Rules, d: Data) -> list[list[tuple[str, float]]]:
             held = sum(1 for c in d.shares[seat] if COMPANY_OF[c] is company)
             if held:
                 parts.append(
-                    (
-                        counted(held, f"{COMPANY_NAMES[company]} share"),
-                        float(held * values[company]),
-                    )
+                    (_shares(held, COMPANY_NAMES[company], say), float(held * values[company]))
                 )
         revokes = sum(1 for r in d.revokes if r.seat == seat and r.remedy is Remedy.PENALTY)
         if revokes:
-            parts.append((f"{revokes} revoke penalties", float(-revokes * rules.revoke_penalty)))
+            penalty = float(-revokes * rules.revoke_penalty)
+            if revokes == 1:
+                parts.append((say("1 revoke penalty"), penalty))
+            else:
+                parts.append((say("{count} revoke penalties").format(count=revokes), penalty))
         own.append(parts)
     if rules.teams:
         return [
             [
-                (f"{what} ({'yours' if s == seat else 'your partner' + chr(39) + 's'})", p)
+                (
+                    say("{part} (yours)").format(part=what)
+                    if s == seat
+                    else say("{part} (your partner's)").format(part=what),
+                    p,
+                )
                 for s in (seat, (seat + 2) % 4)
                 for what, p in own[s]
             ]
@@ -103,3 +109,10 @@ def winners(rules: Rules, d: Data) -> list[int]:
     points = scores(rules, d)
     top = max(points)
     return [s for s, p in enumerate(points) if p == top]
+
+
+def _shares(held: int, company: str, say: Say) -> str:
+    """A score part: the shares of one company a seat holds ("2 B&O shares")."""
+    if held == 1:
+        return say("1 {company} share").format(company=company)
+    return say("{count} {company} shares").format(count=held, company=company)

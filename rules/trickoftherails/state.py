@@ -11,6 +11,7 @@ from typing import Any, Self
 
 from rules.core import Action, JsonDict, Option, State, Why
 from rules.hidden import deal
+from rules.said import Say, same
 from rules.trickoftherails import codec, legality, moves, scoring
 from rules.trickoftherails.actions import CODEC, Deal, LayLane, Play, StartRailway
 from rules.trickoftherails.cards import (
@@ -109,8 +110,8 @@ class TrickOfTheRails(State):
     def scores(self) -> list[float]:
         return scoring.scores(self.rules, self.d)
 
-    def score_parts(self) -> list[list[tuple[str, float]]]:
-        return scoring.score_parts(self.rules, self.d)
+    def score_parts(self, say: Say = same) -> list[list[tuple[str, float]]]:
+        return scoring.score_parts(self.rules, self.d, say)
 
     def winners(self) -> list[int]:
         return scoring.winners(self.rules, self.d)

@@ -38,15 +38,15 @@ def _wrong_minecart(table: BareTable) -> None:
     table.owner.call_sync(lay)
 
 
+# the keys of what is said, in each language its own (a score part's "what", a hand's words too)
+WORD_KEYS = {"text", "words", "who", "places", "place", "label", "help", "choices_words",
+             "what", "private_words"}  # fmt: skip
+
+
 def _without_words(value: Any) -> Any:
     """A JSON value with its words left out: what must be the same in every language."""
     if isinstance(value, dict):
-        return {
-            k: _without_words(v)
-            for k, v in value.items()
-            if k
-            not in ("text", "words", "who", "places", "place", "label", "help", "choices_words")
-        }
+        return {k: _without_words(v) for k, v in value.items() if k not in WORD_KEYS}
     if isinstance(value, list):
         return [_without_words(v) for v in value]
     return value
