@@ -698,3 +698,5 @@ class GameWords:
     # the same words in a reader's language: `said(say)`, each name built from whole lines
     # marked `say("...")` (the catalogues take them), its values put in by name
     said: Callable[[Say], GameWords] | None = None
+    # what lies on a place with no marker, in words, from its goods' items (`rules.game.Good`)
+    goods: Callable[[Sequence[Any], Say], str] | None = None

@@ -14,7 +14,7 @@ from controller.game.store import Event, GameRecord
 from controller.words.book import Book
 from controller.words.language import Language
 from controller.words.verdicts import said
-from rules.game import Game
+from rules.game import Game, Good
 from rules.physical import Piece, PlacedPiece
 from rules.registry import GAMES, game_named
 
@@ -60,6 +60,11 @@ class Phrasebook:
             name: [{**p, "label": self._piece(p)} for p in pieces]
             for name, pieces in table["pieces"].items()
         }
+        goods = {}
+        for name, here in table.get("goods", {}).items():
+            said = self.words.goods([Good(**item) for item in here["items"]])
+            goods[name] = here if said is None else {**here, "words": said}
+        out["goods"] = goods
         return out
 
     def _piece(self, shown: Mapping[str, Any]) -> str:

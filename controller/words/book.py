@@ -11,7 +11,7 @@ from typing import Any
 from controller.referee.tables import piece_from_text
 from controller.words.language import Language, Tongue, tongue
 from rules.core import Action, IllegalAction
-from rules.game import Game
+from rules.game import Game, Good
 from rules.physical import CatalogueEntry, Piece, PlacedPiece
 
 CARD_KINDS = ("card", "rail")  # pieces whose identity is a code players never say ("bo-3")
@@ -115,6 +115,13 @@ class Book:
         """A piece named as a definite thing: `the red minecart` in English; in another language
         its name as the game's words give it (with the article it takes there)."""
         return the(label) if self.say.language is Language.EN else label
+
+    def goods(self, items: Sequence[Good]) -> str | None:
+        """What lies on a place with no marker (its goods' items) in the book's language; None
+        where the game does not say it."""
+        if self.game is None or self.game.words.goods is None:
+            return None
+        return self.game.words.goods(items, lambda line: self.say.tr(line))
 
     def pieces_said(self, texts: Sequence[str]) -> str:
         return self.say.listed([self.piece(t) for t in texts]) or self.say.tr("nothing")

@@ -4,26 +4,56 @@ hold: the state keeps it apart, seen by its owner alone)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rules.game import Good, Goods
 from rules.offtherails.components import Gem
-
-_PLURALS = {"ruby": "rubies", "gold": "gold"}
-_AN = ("emerald",)
+from rules.said import Say, listed, same
 
 
-def counted(count: int, gem: str) -> str:
-    """A count of one jewel in words: "a ruby", "an emerald", "2 rubies", "3 gold"."""
+def counted(count: int, gem: str, say: Say = same) -> str:
+    """A count of one jewel in words: "a ruby", "an emerald", "2 rubies", "3 gold" (a whole line
+    for each jewel and each of one and more)."""
     if count == 1:
-        return ("an " if gem in _AN else "a ") + gem
-    return f"{count} {_PLURALS.get(gem, gem + 's')}"
+        one = {
+            Gem.RUBY: say("a ruby"),
+            Gem.EMERALD: say("an emerald"),
+            Gem.DIAMOND: say("a diamond"),
+            Gem.GOLD: say("a gold"),
+            Gem.ROCK: say("a rock"),
+        }
+        return one[Gem(gem)]
+    many = {
+        Gem.RUBY: say("{count} rubies"),
+        Gem.EMERALD: say("{count} emeralds"),
+        Gem.DIAMOND: say("{count} diamonds"),
+        Gem.GOLD: say("{count} gold"),
+        Gem.ROCK: say("{count} rocks"),
+    }
+    return many[Gem(gem)].format(count=count)
 
 
-def jewels_said(jewels: dict[str, int]) -> str:
+def jewels_said(jewels: dict[str, int], say: Say = same) -> str:
     """Jewels in words, most precious first: "2 rubies and a diamond"."""
-    said = [counted(n, gem) for gem, n in reversed(list(jewels.items())) if n]
-    return " and ".join([", ".join(said[:-1]), said[-1]]) if len(said) > 1 else "".join(said)
+    return listed([counted(n, gem, say) for gem, n in reversed(list(jewels.items())) if n], say)
+
+
+def goods_said(items: Sequence[Good], say: Say = same) -> str:
+    """What lies on one square with no marker, in words: "a deposit of a ruby; the minecart
+    carries nothing, its speed die at 3" (items as `goods` gives them: the deposit's jewels,
+    then the minecart's hold and its speed die)."""
+    deposit = {g.identity: g.count for g in items if g.kind == "jewel"}
+    hold = {g.identity: g.count for g in items if g.kind == "hold"}
+    dice = [g.count for g in items if g.kind == "die"]
+    words = []
+    if deposit:
+        words.append(say("a deposit of {jewels}").format(jewels=jewels_said(deposit, say)))
+    if dice:
+        carries = jewels_said(hold, say) if hold else say("nothing")
+        line = say("the minecart carries {jewels}, its speed die at {speed}")
+        words.append(line.format(jewels=carries, speed=dice[0]))
+    return "; ".join(words)
 
 
 def _jewels(kind: str, jewels: dict[str, int]) -> list[Good]:
@@ -35,12 +65,10 @@ def goods(view: dict[str, Any]) -> dict[str, Goods]:
     """Per square: the deposit's jewels, then the minecart's hold and speed die there (said after
     the minecart itself: "the minecart carries a ruby, its speed die at 3")."""
     items: dict[str, list[Good]] = {}
-    words: dict[str, list[str]] = {}
     for square, cell in view.get("board", {}).items():
         jewels = cell.get("jewels") or {}
         if any(jewels.values()):
             items.setdefault(square, []).extend(_jewels("jewel", jewels))
-            words.setdefault(square, []).append(f"a deposit of {jewels_said(jewels)}")
     for cart in view.get("carts", {}).values():
         square = cart.get("square")
         if cart.get("status") != "on_board" or not square:
@@ -48,8 +76,4 @@ def goods(view: dict[str, Any]) -> dict[str, Goods]:
         hold = cart.get("hold") or {}
         items.setdefault(square, []).extend(_jewels("hold", hold))
         items[square].append(Good("die", "speed", int(cart.get("speed", 0))))
-        carries = jewels_said(hold) if any(hold.values()) else "nothing"
-        words.setdefault(square, []).append(
-            f"the minecart carries {carries}, its speed die at {cart.get('speed', 0)}"
-        )
-    return {sq: Goods(tuple(items[sq]), "; ".join(words[sq])) for sq in items}
+    return {sq: Goods(tuple(here), goods_said(here)) for sq, here in items.items()}

@@ -6,6 +6,7 @@ from typing import Any
 
 from rules.core import GameWords, OptionWords
 from rules.offtherails.components import Colour, Die, Shape
+from rules.offtherails.goods import goods_said
 from rules.offtherails.missions import Mission
 from rules.offtherails.physical import (
     REVEAL_SLOT,
@@ -157,6 +158,7 @@ def words(say: Say = same) -> GameWords:
         seat_colour=seat_colour,
         pieces=pieces,
         hidden={"split": say("the jewels split into two piles")},
+        goods=goods_said,
         said=words,
     )
 

@@ -18,6 +18,7 @@ from controller.game.live import LiveGame
 from controller.game.privacy import audiences, event_for
 from controller.game.snapshot import take
 from controller.game.store import EventLog
+from controller.words.language import Language
 from rules.core import CHANCE, Decision
 from rules.playout import Policy, choose
 
@@ -142,3 +143,48 @@ def test_the_check_finds_codes() -> None:
         "lay a tile on C7, a straight track running north to south",
     ):
         assert not codes_in(line), line
+
+
+# English words no line in German, French or Spanish has (not "wagon", "mission", "points" nor
+# "on": French words too; nor "die": German).
+ENGLISH = re.compile(
+    r"\b(?:the|minecarts?|railway|tiles?|cards?|track|bend|turn|round|trick|shares?|left|right"
+    r"|deposit|supply|jewels?|and|with|of|seat|take|play|lay|put|draw|nothing|carries)\b",
+    re.IGNORECASE,
+)
+
+
+@pytest.mark.parametrize("name", sorted(rules.GAMES))
+def test_a_bot_game_read_in_another_language_has_no_english_left(name: str, tmp_path: Path) -> None:
+    """Every line each audience reads over a bot game (its verdict, choices, the table's places,
+    pieces and goods, the scores' parts, its private words), in German, French and Spanish."""
+    game = LiveGame(EventLog(tmp_path / f"{name}.sqlite3"))
+    game.start(name, {"players": PLAYERS[name]}, seed=3)
+    for seat in range(PLAYERS[name]):
+        game.name_player(Asker.host(), seat, NAMES[seat])
+    rng = random.Random(3)
+    translated: list[Language] = [lang for lang in Language if lang is not Language.EN]
+    lines: dict[Language, set[str]] = {language: set() for language in translated}
+    for version in range(3000):
+        opened = game.open
+        if opened is None or opened.state.is_over or opened.state.current_player is None:
+            break
+        if version % 3 == 0:  # every third move: the lines change little from one to the next
+            snapshot = take(game, version, 0)
+            for who in audiences(snapshot.players):
+                for lang in translated:
+                    lines[lang].update(shown(snapshot.for_asker(who, lang)))
+        state = opened.state
+        if state.current_player == CHANCE:
+            outcomes = [a for a, p in state.chance_outcomes() if p > 0]
+            game.act(Asker.host(), rng.choice(outcomes).to_json())
+            continue
+        action = choose(state, rng, Policy.BOT)
+        mover = state.current_player
+        assert mover is not None
+        asker = Asker.host() if action.DECISION is Decision.HOST else Asker.at(mover)
+        game.act(asker, action.to_json())
+    for language, said in lines.items():
+        assert len(said) > 20, language
+        english = sorted(line for line in said if ENGLISH.search(line))
+        assert not english, f"{language.value}: " + "\n".join(english[:20])
