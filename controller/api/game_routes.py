@@ -95,10 +95,10 @@ def option_json(info: Game[Any], option: Option, say: Say = same) -> dict[str, A
     "/api/games/{name}/look",
     summary="How the page draws a game's pieces: per piece its form, colour, letter and exits",
 )
-async def look(name: Annotated[str, FastPath(max_length=64)]) -> dict[str, Any]:
+async def look(name: Annotated[str, FastPath(max_length=64)], language: Spoken) -> dict[str, Any]:
     if name not in GAMES:
         raise HTTPException(404, f"no game {name!r}; known: {', '.join(sorted(GAMES))}")
-    return looks.look(name)
+    return looks.look(name, language)
 
 
 @router.get("/api/state", summary="The open game as the asker may see it")

@@ -30,8 +30,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from controller.words.language import Language, tongue
 from rules.physical import Piece
 from rules.registry import GAMES
+from rules.said import Say, same
 
 Look = dict[str, Any]
 
@@ -93,9 +95,10 @@ def _plain_words(identity: str) -> list[str]:
     return [w for w in identity.replace("_", " ").split(" ") if w][:3]
 
 
-def _offtherails() -> dict[Piece, Look]:
+def _offtherails(say: Say = same) -> dict[Piece, Look]:
     from rules.offtherails import components as c
     from rules.offtherails import physical as p
+    from rules.offtherails.missions import MISSION_TITLE, Mission
 
     looks: dict[Piece, Look] = {}
     for kind, face in p.TILE_FACES:
@@ -115,16 +118,15 @@ def _offtherails() -> dict[Piece, Look]:
             named, _, number = piece.identity.partition("-")  # "red-3"; "chasm"
             suit = PALETTE.get(named) if number else None
             looks[piece] = (
-                _card([suit.letter, number], suit)
-                if suit is not None
-                else _card(_plain_words(piece.identity))
+                _card([suit.letter, number], suit) if suit is not None else _card([say("Chasm")])
             )
         elif piece.kind == "mission_card":
-            looks[piece] = _card(_plain_words(piece.identity))
+            title = say(MISSION_TITLE[Mission(piece.identity)])
+            looks[piece] = _card(title.split(" ", 2))
     return looks
 
 
-def _minewagons() -> dict[Piece, Look]:
+def _minewagons(say: Say = same) -> dict[Piece, Look]:
     from rules.minewagons import components as c
     from rules.minewagons import physical as p
 
@@ -144,7 +146,7 @@ def _minewagons() -> dict[Piece, Look]:
 STATION_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")  # companies A-F
 
 
-def _derailed() -> dict[Piece, Look]:
+def _derailed(say: Say = same) -> dict[Piece, Look]:
     from rules.derailed import physical as p
     from rules.derailed.cards import Side, default_cards
     from rules.derailed.data import COMPANIES
@@ -186,7 +188,7 @@ def _derailed() -> dict[Piece, Look]:
 COMPANY_COLOURS = {"bo": "blue", "co": "green", "erie": "yellow", "nyc": "grey", "prr": "red"}
 
 
-def _trickoftherails() -> dict[Piece, Look]:
+def _trickoftherails(say: Say = same) -> dict[Piece, Look]:
     from rules.trickoftherails import cards as c
     from rules.trickoftherails import physical as p
 
@@ -194,22 +196,24 @@ def _trickoftherails() -> dict[Piece, Look]:
     for card_id, card in c.CARDS.items():
         if card.kind is c.Kind.CITY:
             city = card_id.removeprefix("city-").replace("_", " ").title()
-            looks[p.card_piece(card_id)] = _card(["City", city, str(card.value)])
+            looks[p.card_piece(card_id)] = _card([say("City"), city, str(card.value)])
             continue
         if card.kind is c.Kind.LOCOMOTIVE:
             reach = "∞" if card.distance == 0 else str(card.distance)
-            looks[p.card_piece(card_id)] = _card(["Loco", reach, f"cost {card.cost}"])
+            cost = say("cost {cost}").format(cost=card.cost)
+            looks[p.card_piece(card_id)] = _card([say("Loco"), reach, cost])
             continue
         if card.company is None:
-            looks[p.card_piece(card_id)] = _card(["Reserved"])
+            looks[p.card_piece(card_id)] = _card([say("Reserved")])
             continue
-        rest = str(card.number) if card.kind is c.Kind.RAILWAY else card.kind.value
+        kinds = {c.Kind.STATION: say("station"), c.Kind.EXCHANGE: say("exchange")}
+        rest = str(card.number) if card.kind is c.Kind.RAILWAY else kinds[card.kind]
         paint = PALETTE[COMPANY_COLOURS[card.company.value]]
         looks[p.card_piece(card_id)] = _card([c.COMPANY_NAMES[card.company], rest], paint)
     return looks
 
 
-BUILDERS: dict[str, Callable[[], dict[Piece, Look]]] = {
+BUILDERS: dict[str, Callable[[Say], dict[Piece, Look]]] = {
     "offtherails": _offtherails,
     "minewagons": _minewagons,
     "derailed": _derailed,
@@ -231,11 +235,12 @@ GOODS: dict[str, dict[str, Look]] = {"offtherails": GEM_LOOKS}
 
 
 @functools.cache
-def look(game: str) -> dict[str, Any]:
-    """The look of every piece `game` prints (KeyError: no such game). A piece no builder knows
-    is drawn as a plain card with its identity's words."""
+def look(game: str, language: Language = Language.EN) -> dict[str, Any]:
+    """The look of every piece `game` prints (KeyError: no such game), the words on its cards in
+    `language`. A piece no builder knows is drawn as a plain card with its identity's words."""
     info = GAMES[game]
-    known = BUILDERS[game]() if game in BUILDERS else {}
+    say = tongue(language)
+    known = BUILDERS[game](lambda line: say.tr(line)) if game in BUILDERS else {}
     pieces = [e.piece for e in info.catalogue().entries]
     return {
         "game": game,

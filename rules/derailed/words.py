@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.core import GameWords, OptionWords
 from rules.derailed.cards import RailCard, Side, default_cards
-from rules.derailed.data import COMPANIES
+from rules.derailed.data import COMPANIES, Column
 from rules.derailed.physical import (
     DECK,
     DISCARD,
@@ -63,6 +63,9 @@ OPTIONS = {
 
 def _places(say: Say) -> dict[str, str]:
     places = {DECK: say("the deck"), DISCARD: say("the discard pile")}
+    # the station columns, as a laid station's words name them ("in the start column")
+    places[Column.START] = say("start")
+    places[Column.DESTINATION] = say("destination")
     for lane in range(1, MAX_LANES + 1):
         places[start_slot(lane)] = say("the start of lane {number}").format(number=lane)
         places[destination_slot(lane)] = say("the end of lane {number}").format(number=lane)

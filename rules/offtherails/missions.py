@@ -28,6 +28,21 @@ class Mission(StrEnum):
 
 MISSIONS = tuple(Mission)
 
+# Each mission card's title, as printed large on it.
+MISSION_TITLE = {
+    Mission.BEHIND_ENEMY_LINES: spoken("Behind Enemy Lines"),
+    Mission.BUMPER_CARTS: spoken("Bumper Carts"),
+    Mission.DIAMONDS_ARENT_FOREVER: spoken("Diamonds Aren't Forever"),
+    Mission.DIRTY_GOBLINS: spoken("Dirty Goblins"),
+    Mission.GEM_COLLECTOR: spoken("Gem Collector"),
+    Mission.GREEN_FINGERS: spoken("Green Fingers"),
+    Mission.HEAD_TO_HEAD: spoken("Head to Head"),
+    Mission.JEWEL_HEIST: spoken("Jewel Heist"),
+    Mission.RED_LEADER: spoken("Red Leader"),
+    Mission.SPICE_OF_LIFE: spoken("Spice of Life"),
+    Mission.GOLD_IN_THEM_HILLS: spoken("Gold in Them Hills"),
+}
+
 MISSION_TEXT = {
     Mission.BEHIND_ENEMY_LINES: spoken(
         "Stockpile at least 1 jewel by leaving from an opponent's surface."

@@ -8,6 +8,7 @@ import re
 import pytest
 
 import rules
+from controller.api.looks import look
 from controller.words.book import Book
 from controller.words.language import MISSING, Language
 from rules.registry import game_named
@@ -65,3 +66,19 @@ def test_every_name_a_game_gives_its_things_is_said_in_each_language(
     assert all("{" not in v or "{seat" in v for v in theirs.values())  # nothing left unfilled
     # said in that language, and the English book stays English
     assert english.speaking(Language.EN) is english or _names(english.speaking(Language.EN)) == ours
+
+
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+@pytest.mark.parametrize("language", [lang for lang in Language if lang is not Language.EN])
+def test_the_words_drawn_on_cards_are_in_each_language(game: str, language: Language) -> None:
+    """What the page writes on a drawn card (`/api/games/{name}/look`): "Loco 3, cost 40" in
+    English is "Lok 3, kostet 40" in German."""
+    english, said = look(game)["pieces"], look(game, language)["pieces"]
+    assert said.keys() == english.keys()
+    left = {
+        piece: words
+        for piece, shown in said.items()
+        for words in shown.get("words", [])
+        if words in english[piece].get("words", []) and ENGLISH_WORD.search(words)
+    }
+    assert not left, left
