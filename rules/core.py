@@ -700,3 +700,5 @@ class GameWords:
     said: Callable[[Say], GameWords] | None = None
     # what lies on a place with no marker, in words, from its goods' items (`rules.game.Good`)
     goods: Callable[[Sequence[Any], Say], str] | None = None
+    # each phase of the game (its value in the state's view) as the page's badge says it
+    phases: Mapping[str, str] = dataclasses.field(default_factory=dict)

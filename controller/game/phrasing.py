@@ -48,7 +48,8 @@ class Phrasebook:
         state = out.get("state")
         if isinstance(state, dict) and isinstance(state.get("private"), dict):
             private = {k: self.values(v) for k, v in state["private"].items()}
-            out["state"] = {**state, "private_words": private}
+            phase = self.words.phase(state.get("phase"))
+            out["state"] = {**state, "private_words": private, "phase_words": phase}
         return out
 
     def table(self, table: Mapping[str, Any]) -> dict[str, Any]:

@@ -151,6 +151,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
         mine = verdict is not None and (seat if not host else None) == verdict.seat
         seen = state_json(record.id, row, state, view, public)
         seen["private_words"] = {k: book.values(v) for k, v in seen["private"].items()}
+        seen["phase_words"] = book.words.phase(seen["phase"])
         offered = choices(state, seat, host=host, asked=asked if mine else frozenset())
         by_audience[who] = {
             "state": seen,

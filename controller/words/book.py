@@ -32,6 +32,7 @@ class Book:
     plain: bool = False  # the referee's own account (scenarios quote it), not a player's words
     say: Tongue = field(default_factory=tongue)  # the language its lines are said in
     game: Game[Any] | None = field(default=None, compare=False, repr=False)  # whose words
+    phases: Mapping[str, str] = field(default_factory=dict)  # the page's badge for each phase
 
     def speaking(self, language: Language) -> Book:
         """The same book, its lines said in `language` (and the game's names too, where its
@@ -123,6 +124,12 @@ class Book:
             return None
         return self.game.words.goods(items, lambda line: self.say.tr(line))
 
+    def phase(self, phase: str | None) -> str:
+        """A phase of the game as the page's badge says it ("actions phase"); "" for none."""
+        if not phase:
+            return ""
+        return self.phases.get(phase) or phase.replace("_", " ")
+
     def pieces_said(self, texts: Sequence[str]) -> str:
         return self.say.listed([self.piece(t) for t in texts]) or self.say.tr("nothing")
 
@@ -198,7 +205,8 @@ def _book(
     codec = info.state_class.CODEC
     hidden = {} if plain else dict(words.hidden)
     pieces = {e.piece: e for e in entries}
-    return Book(names, seats, pieces, codec.parse, hidden, plain, say, info)
+    phases = {} if plain else dict(words.phases)
+    return Book(names, seats, pieces, codec.parse, hidden, plain, say, info, phases)
 
 
 def the(words: str) -> str:

@@ -174,6 +174,15 @@ def words(say: Say = same) -> GameWords:
             },
         },
         hidden={"draw": say("a card for {seat}")},
+        phases={
+            "deal": say("dealing"),
+            "stations": say("laying stations"),
+            "starter": say("choosing who starts"),
+            "exchange": say("exchanging cards"),
+            "play": say("playing rail cards"),
+            "draw": say("drawing"),
+            "over": say("game over"),
+        },
         said=words,
     )
 

@@ -99,6 +99,15 @@ def words(say: Say = same) -> GameWords:
         seat_colour=seat_colour,
         pieces=pieces,
         end=end_said,
+        phases={
+            "lay_green": say("laying green tiles"),
+            "place_tiles": say("placing tiles"),
+            "turn_up": say("turning up a tile"),
+            "reveal": say("turning up a tile"),
+            "orient": say("laying the tile"),
+            "play": say("the race"),
+            "over": say("game over"),
+        },
         said=words,
     )
 

@@ -159,6 +159,22 @@ def words(say: Say = same) -> GameWords:
         pieces=pieces,
         hidden={"split": say("the jewels split into two piles")},
         goods=goods_said,
+        phases={
+            "choose_side": say("choosing sides"),
+            "assign_side": say("choosing sides"),
+            "deal_missions": say("dealing missions"),
+            "solo_gems": say("laying the gems"),
+            "starting_deposits": say("starting deposits"),
+            "actions": say("actions phase"),
+            "move": say("moving a minecart"),
+            "claim": say("claiming a mission"),
+            "deposit": say("deposits phase"),
+            "chasm_reveal": say("the chasm"),
+            "chasm_draw": say("the chasm"),
+            "chasm_die": say("the chasm"),
+            "chasm_place": say("the chasm"),
+            "over": say("game over"),
+        },
         said=words,
     )
 

@@ -98,6 +98,19 @@ def words(say: Say = same) -> GameWords:
             str(card_piece(card_id)): (card_label(card, say), ()) for card_id, card in CARDS.items()
         },
         hidden={"deal": say("a card for {seat}")},
+        phases={
+            "lane": say("laying the trick lane"),
+            "deal": say("dealing"),
+            "railways": say("starting railways"),
+            "first_lead": say("choosing who leads"),
+            "play": say("playing a trick"),
+            "place_city": say("placing a city"),
+            "place_locomotive": say("placing a locomotive"),
+            "place_infinite": say("placing a locomotive"),
+            "lay_track": say("laying track"),
+            "revoke": say("a revoke"),
+            "over": say("game over"),
+        },
         said=words,
     )
 

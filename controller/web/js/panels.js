@@ -40,7 +40,7 @@ export function drawHeader(state) {
   $("turn").textContent = turn;
   $("turn").className = "badge" + (g && mySeat !== null && g.current_player === mySeat ? " myturn" : "");
   const st = state.view ? state.view.state : null;
-  $("phase").textContent = st && st.phase ? String(st.phase).replaceAll("_", " ") : "";
+  $("phase").textContent = st && st.phase ? st.phase_words || String(st.phase).replaceAll("_", " ") : "";
   $("phase").hidden = !(st && st.phase);
 }
 

@@ -40,7 +40,7 @@ def _wrong_minecart(table: BareTable) -> None:
 
 # the keys of what is said, in each language its own (a score part's "what", a hand's words too)
 WORD_KEYS = {"text", "words", "who", "places", "place", "label", "help", "choices_words",
-             "what", "private_words"}  # fmt: skip
+             "what", "private_words", "phase_words"}  # fmt: skip
 
 
 def _without_words(value: Any) -> Any:

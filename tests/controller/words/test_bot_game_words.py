@@ -36,7 +36,17 @@ CODES = {
     "snake_case": re.compile(r"\b[a-z]+_[a-z_]+\b"),
     "plural": re.compile(r"(?<![\d.])\b1 (?!of\b)(?:[A-Z][\w&]* )?[a-z]+s\b"),
 }
-SAID = {"text", "words", "who", "place", "label", "what", "reason", "title"}  # keys a page shows
+SAID = {
+    "text",
+    "words",
+    "who",
+    "place",
+    "label",
+    "what",
+    "reason",
+    "title",
+    "phase_words",
+}  # keys a page shows
 PLAYERS = {"offtherails": 3, "trickoftherails": 3, "derailed": 3, "minewagons": 3}
 NAMES = ("Ann", "Bob", "Cleo")
 
