@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from rules.ai.hooks import Heuristic
-from rules.core import Action, GameWords, Option, State
+from rules.core import Action, Option, State
 from rules.physical import Catalogue, Layout, Table
+from rules.words import GameWords
 
 S = TypeVar("S", bound=State)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rules.core import GameWords, OptionWords
 from rules.derailed.cards import RailCard, Side, default_cards
 from rules.derailed.data import COMPANIES, Column
 from rules.derailed.physical import (
@@ -15,6 +14,7 @@ from rules.derailed.physical import (
     station_piece,
 )
 from rules.said import Say, listed, same
+from rules.words import GameWords, OptionWords
 
 OPTIONS = {
     "players": OptionWords("Players"),

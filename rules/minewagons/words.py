@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.core import GameWords, OptionWords
 from rules.minewagons.components import PLAYER_COLOURS, SHAPES, Colour, exits_text, shape_exits
 from rules.minewagons.physical import (
     FACE_DOWN,
@@ -17,6 +16,7 @@ from rules.minewagons.physical import (
 )
 from rules.minewagons.position import Phase
 from rules.said import Say, listed, same, track_said
+from rules.words import GameWords, OptionWords
 
 OPTIONS = {
     "players": OptionWords("Players"),

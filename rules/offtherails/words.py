@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import GameWords, OptionWords
 from rules.offtherails.components import Colour, Die, Shape
 from rules.offtherails.goods import goods_said
 from rules.offtherails.missions import Mission
@@ -17,6 +16,7 @@ from rules.offtherails.physical import (
     track_turns,
 )
 from rules.said import Say, same
+from rules.words import GameWords, OptionWords
 
 OPTIONS = {
     "players": OptionWords("Players", "1 plays the solo game."),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rules.core import GameWords, OptionWords
 from rules.said import Say, same
 from rules.trickoftherails.cards import CARDS, COMPANY_NAMES, Company, Kind, card_label
 from rules.trickoftherails.physical import (
@@ -16,6 +15,7 @@ from rules.trickoftherails.physical import (
     share_area,
     trick_slot,
 )
+from rules.words import GameWords, OptionWords
 
 OPTIONS = {
     "players": OptionWords("Players"),
