@@ -24,6 +24,11 @@ def counted(count: int, gem: str, say: Say = same) -> str:
             Gem.ROCK: say("a rock"),
         }
         return one[Gem(gem)]
+    return several(count, Gem(gem), say)
+
+
+def several(count: int, gem: Gem, say: Say = same) -> str:
+    """Two or more of one jewel in words: "2 rubies", "3 gold" (a whole line for each)."""
     many = {
         Gem.RUBY: say("{count} rubies"),
         Gem.EMERALD: say("{count} emeralds"),
@@ -31,7 +36,7 @@ def counted(count: int, gem: str, say: Say = same) -> str:
         Gem.GOLD: say("{count} gold"),
         Gem.ROCK: say("{count} rocks"),
     }
-    return many[Gem(gem)].format(count=count)
+    return many[gem].format(count=count)
 
 
 def jewels_said(jewels: dict[str, int], say: Say = same) -> str:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.offtherails.components import COLOURS, PRECIOUS, SOLO_GEM_COLOUR, Gem
+from rules.offtherails.goods import several
 from rules.offtherails.settings import CartBonus
 from rules.offtherails.tabletop import CartStatus, Phase, Tabletop, carts_of
 from rules.said import Say, same
@@ -98,14 +99,7 @@ def _jewels(count: int, gem: Gem, say: Say) -> str:
             Gem.ROCK: say("1 rock"),
         }
         return one[gem]
-    many = {
-        Gem.RUBY: say("{count} rubies"),
-        Gem.EMERALD: say("{count} emeralds"),
-        Gem.DIAMOND: say("{count} diamonds"),
-        Gem.GOLD: say("{count} gold"),
-        Gem.ROCK: say("{count} rocks"),
-    }
-    return many[gem].format(count=count)
+    return several(count, gem, say)
 
 
 def bonus_carts(tabletop: Tabletop, seat: int) -> int:
