@@ -126,6 +126,10 @@ class LiveGame:
         lying = self.open.table if self.open is not None else self.left_on_table
         game = self._load(record, state)
         self.finished = None
+        # a game on another mat: the last mat went with what lay on it, but for the places the
+        # new one has too (a simulated camera drew pieces on places its mat lacks: no frame)
+        on_this_mat = {loc.name for loc in info.layout(state.options).locations}
+        lying = {n: ps for n, ps in lying.items() if n in on_this_mat}
         if lying:
             # A new game on a table still holding pieces: the referee asks to clear them
             # rather than read them as the new game's moves.

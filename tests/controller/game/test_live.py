@@ -210,6 +210,20 @@ def test_a_new_game_on_a_table_with_pieces_asks_to_clear_them(tmp_path: Path) ->
     )
 
 
+def test_a_game_on_another_mat_keeps_no_piece_on_a_place_that_mat_lacks(tmp_path: Path) -> None:
+    """Trick of the Rails' shares, then Derailed!: the shares' place is on no Derailed! mat, so
+    the new game's table holds nothing there (a simulated camera could draw no frame of it)."""
+    game = _game(tmp_path)
+    game.start("trickoftherails", {"players": 3}, seed=1)
+    assert game.open is not None
+    card = next(e.piece for e in game.open.info.catalogue().entries if e.piece.identity == "bo-3")
+    # the table as last seen: a share lying in seat 0's shares
+    game.open.table = {**game.open.table, "seat.0.shares": (PlacedPiece(card, 0),)}
+    game.start("derailed", {"players": 2}, seed=1)
+    mat = {loc.name for loc in game.open.info.layout(game.open.state.options).locations}
+    assert set(game.open.table) <= mat
+
+
 def test_a_full_disk_refuses_changes_in_words_and_says_so_until_it_is_back(tmp_path: Path) -> None:
     from controller.game.access import Refusal
     from controller.game.snapshot import take
