@@ -117,6 +117,12 @@ def test_the_host_undoes_a_move_from_the_page(table: str, browser: object) -> No
     page.goto(table + "/")
     page.locator("#host > summary").click()
     page.fill("#pin", PIN)
+
+    def players_moved() -> bool:  # a player's action to take back (a loaded machine may be slow)
+        rows = _get(table + "/api/events?after=0").json()
+        return any(e["kind"] == "action" and e.get("seat") is not None for e in rows)
+
+    wait_until(players_moved, 60, "a player's move to undo", every=0.2)
     before = len(_get(table + "/api/events?after=0").json())
     page.click("#undo")
     page.click("#confirm-yes")  # the host is asked first
