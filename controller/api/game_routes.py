@@ -32,11 +32,11 @@ router = APIRouter()
 
 
 @router.get("/api/status", summary="The game, the inputs and their health, the pending verdict")
-async def status(table: TableDep, who: Who) -> dict[str, Any]:
+async def status(table: TableDep, who: Who, language: Spoken) -> dict[str, Any]:
     return {
         "starting": False,  # True only in the starting app's (controller/api/starting.py)
         **table.owner.status,
-        **table.owner.snapshot.status(),
+        **table.owner.snapshot.status(language),
         "you": {"role": who.role.value, "seat": who.seat},
     }
 

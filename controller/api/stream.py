@@ -223,7 +223,7 @@ def _view(snap: GameSnapshot, who: Asker, language: Language = Language.EN) -> b
         "version": snap.version,
         "row": snap.row,
         "game": snap.status()["game"],
-        "finished": snap.finished,
+        "finished": snap.finished_in(language),
         "store": snap.status()["store"],  # a full disk: every phone shows it at once
         **snap.for_asker(who, language),
     }

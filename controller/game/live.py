@@ -27,6 +27,7 @@ from controller.game.access import (
     only_host,
 )
 from controller.game.draws import draw_question
+from controller.game.ending import EndedBy, end_screens, ended_by, why_ended
 from controller.game.opened import Change, OpenGame
 from controller.game.phrasing import Phrasebook
 from controller.game.players import TABLE_ROW, Player
@@ -44,6 +45,7 @@ from controller.referee.judge import Referee
 from controller.referee.observe import Observation
 from controller.referee.tables import Pieces, as_laid
 from controller.referee.verdict import Verdict, VerdictKind
+from controller.words.language import Language
 from rules.ai.player import Level
 from rules.core import CHANCE, Action, IllegalAction, State, Visibility
 from rules.registry import game_named, new_game
@@ -73,6 +75,7 @@ class LiveGame:
         self.store_problem: str | None = None  # why the last write failed, until one works
         self.chosen: dict[int, dict[str, str]] = {}  # each seat's chosen name and colour
         self.finished: dict[str, Any] | None = None  # the game that ended last, for its end screen
+        self.finished_said: dict[Language, dict[str, Any]] = {}  # that screen in each language
         self.moves = 0  # counts every change of the state's history (a computer's decision
         # made for an older count is stale)
 
@@ -96,10 +99,9 @@ class LiveGame:
             return False
         events = self.log.events(record.id, limit=MAX_ROWS)
         ends = [e.data for e in events if e.kind is EventKind.END]
-        reason = str(ends[-1].get("reason") or "the game is over") if ends else "the game is over"
         game = self._load(record, replay(record, events))
         self.chosen = named.chosen(events)
-        self.finished = end_screen(game, self.players, reason)
+        self._finish(game, ended_by(ends[-1]) if ends else EndedBy.RULES)
         self.left_on_table, self.open = game.table, None
         return True
 
@@ -125,7 +127,7 @@ class LiveGame:
         # what the last game left on the table, as far as it was seen
         lying = self.open.table if self.open is not None else self.left_on_table
         game = self._load(record, state)
-        self.finished = None
+        self.finished, self.finished_said = None, {}
         # a game on another mat: the last mat went with what lay on it, but for the places the
         # new one has too (a simulated camera drew pieces on places its mat lacks: no frame)
         on_this_mat = {loc.name for loc in info.layout(state.options).locations}
@@ -138,11 +140,14 @@ class LiveGame:
         self._go_on(game, ends=False)
         return state
 
-    def end(self, reason: str = "ended by the host") -> None:
+    def end(self, by: EndedBy = EndedBy.HOST) -> None:
+        """End the open game (the host's or the bench's doing, or the rules': `by`); its end
+        screen is kept in every language until another game starts."""
         game = self.opened()
         scores = game.state.scores()
-        event = self._stored(lambda: self.log.end_game(game.record.id, scores, reason))
-        self.finished = end_screen(game, self.players, reason)
+        reason = why_ended(game, self.book, by)  # English, as the log keeps it
+        event = self._stored(lambda: self.log.end_game(game.record.id, scores, reason, by))
+        self._finish(game, by)
         self._publish([event])
         self.left_on_table, self.open, self.verdict = game.table, None, None
         self._publish([])
@@ -479,10 +484,12 @@ class LiveGame:
             self.verdict = asked
             self._publish([])
         if ends and state.is_over and self.open is game:
-            words = game.info.words
-            ended = words.ended if words is not None else "the game is over"
-            named = words.end(state, self.book.seat) if words and words.end else None
-            self.end(named or str(state.to_json().get("end_reason") or ended))
+            self.end(EndedBy.RULES)
+
+    def _finish(self, game: OpenGame, by: EndedBy) -> None:
+        """The ended game's end screen, in each language (English: `finished`)."""
+        screens = end_screens(game, self.players, self.book, by)
+        self.finished, self.finished_said = screens[Language.EN], screens
 
     def _stored(self, write: Callable[[], T]) -> T:
         """A write to the log, or a refusal (HTTP 503) saying in one line that play is paused
@@ -509,27 +516,6 @@ class LiveGame:
         for event in events:
             for listener in list(self.listeners):
                 listener(event)
-
-
-def end_screen(game: OpenGame, players: Sequence[Player], reason: str) -> dict[str, Any]:
-    """The open game as its end screen shows it: winners, scores and what they are made of (the
-    reason and the score parts as the rules give them: the edge says them)."""
-    scores = game.state.scores()
-    top = max(scores) if scores else 0
-    return {
-        "id": game.record.id,
-        "game": game.record.game,
-        "title": game.info.title,
-        "options": dict(game.state.options),
-        "reason": reason,
-        "players": [p.to_json() for p in players],
-        "scores": scores,
-        "score_parts": [
-            [{"what": what, "points": points} for what, points in parts]
-            for parts in game.state.score_parts()
-        ],
-        "winners": [seat for seat, points in enumerate(scores) if points == top],
-    }
 
 
 def computer_says(verdict: Verdict, computer_move: tuple[int, Action] | None) -> Verdict:

@@ -69,6 +69,18 @@ class GameSnapshot:
     parts_said: Mapping[Language, list[list[dict[str, Any]]]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    # the last game's end screen in each language (`finished` is the English one)
+    finished_said: Mapping[Language, JsonDict] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    # the verdict as a spectator may see it (`verdict_text` says it in English)
+    verdict_public: JsonDict | None = field(default=None, compare=False, repr=False)
+
+    def finished_in(self, language: Language = Language.EN) -> JsonDict | None:
+        """The last game's end screen said in `language` (None while a game is open)."""
+        if self.finished is None:
+            return None
+        return self.finished_said.get(language, self.finished)
 
     def for_asker(self, who: Asker, language: Language = Language.EN) -> JsonDict:
         """What `who` may see: {"state", "table", "verdict", "choices"} (None where no game),
@@ -88,9 +100,13 @@ class GameSnapshot:
             self.in_languages[key] = said
         return said
 
-    def status(self) -> JsonDict:
+    def status(self, language: Language = Language.EN) -> JsonDict:
         """The game part of `/api/status`: what is played, whose turn, the scores, the verdict
-        (in the words everyone may read: a question's options stay with its seat)."""
+        (in the words everyone may read, in `language`: a question's options stay with its
+        seat)."""
+        text = self.verdict_text
+        if language is not Language.EN and self.verdict_public is not None:
+            text = said(self.verdict_public, self.book.speaking(language).words)["text"]
         return {
             "game": None
             if self.game_id is None
@@ -108,10 +124,10 @@ class GameSnapshot:
                 "reproducible_seed": self.reproducible_seed,
                 "draws": DEMO_SEED if self.reproducible_seed else SECRET_DRAWS,
             },
-            "finished": self.finished,
+            "finished": self.finished_in(language),
             "verdict": None
             if self.verdict_kind is None
-            else {"kind": self.verdict_kind, "text": self.verdict_text},
+            else {"kind": self.verdict_kind, "text": text},
             "store": {
                 "state": "ok" if self.store_problem is None else "failing",
                 "detail": self.store_problem or "",
@@ -123,7 +139,13 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
     """A snapshot of the live game (called on the owner's thread, between commands)."""
     opened = game.open
     if opened is None:
-        return GameSnapshot(version, row, store_problem=game.store_problem, finished=game.finished)
+        return GameSnapshot(
+            version,
+            row,
+            store_problem=game.store_problem,
+            finished=game.finished,
+            finished_said=game.finished_said,
+        )
     record, state, info = opened.record, opened.state, opened.info
     book = game.book
     players = int(state.options.get("players", 0))
@@ -164,6 +186,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
     for seat in game.computers:  # no phone sees the computer's hand: its seat sees what all do
         if 0 <= seat < players:
             by_audience[Asker.at(seat)] = by_audience[Asker.spectator()]
+    public_verdict = None if verdict_json is None else verdict_for(verdict_json, Asker.spectator())
     return GameSnapshot(
         version,
         row,
@@ -175,9 +198,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
         tuple(state.scores()),
         state.is_over,
         None if verdict is None else verdict.kind.value,
-        None
-        if verdict_json is None
-        else said(verdict_for(verdict_json, Asker.spectator()), book.words)["text"],
+        None if public_verdict is None else said(public_verdict, book.words)["text"],
         game.store_problem,
         tuple(p.to_json() for p in game.players),
         colour_choice(info),
@@ -187,6 +208,9 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
         MappingProxyType(by_audience),
         reproducible_seed=record.reproducible_seed,
         parts_said=parts_said(state),
+        verdict_public=None
+        if verdict_json is None
+        else verdict_for(verdict_json, Asker.spectator()),
     )
 
 

@@ -333,7 +333,11 @@ class EventLog(_Queries):
             event = self._insert(db, game_id, None, EventKind.START, {"game": game}, now)
         return game_id, event
 
-    def end_game(self, game_id: int, scores: Sequence[float], reason: str) -> Event:
+    def end_game(
+        self, game_id: int, scores: Sequence[float], reason: str, by: str = "rules"
+    ) -> Event:
+        """The game's END row: its scores, why it ended in English and who ended it (`by`, an
+        `EndedBy`: the page says the reason again in each language from it)."""
         now = self.clock()
         with self._transaction() as db:
             db.execute(
@@ -341,7 +345,12 @@ class EventLog(_Queries):
                 (now, json.dumps(list(scores)), game_id),
             )
             return self._insert(
-                db, game_id, None, EventKind.END, {"scores": list(scores), "reason": reason}, now
+                db,
+                game_id,
+                None,
+                EventKind.END,
+                {"scores": list(scores), "reason": reason, "by": by},
+                now,
             )
 
     # ---- events

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.game.access import Asker
+from controller.game.ending import EndedBy
 from controller.game.live import LiveGame
 from controller.game.owner import GameOwner
 from controller.game.store import EventLog, LogReader
@@ -86,13 +87,13 @@ class PlayingTable:
         state = live.open.state
         seat = state.current_player
         if seat is None or seat == CHANCE:  # a draw the table waits for: begin again
-            live.end("the bench table started afresh")
+            live.end(EndedBy.BENCH)
             self._new_game(live)
             return
         live.act(Asker.at(seat), choose(state, self.rng, Policy.BOT).to_json())
 
     def end_game(self) -> None:
-        self.owner.call_sync(lambda live: live.end("ended by the host"))
+        self.owner.call_sync(lambda live: live.end(EndedBy.HOST))
 
     def stop(self) -> None:
         self.publisher.stop()

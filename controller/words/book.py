@@ -13,6 +13,7 @@ from controller.words.language import Language, Tongue, tongue
 from rules.core import Action, IllegalAction
 from rules.game import Game, Good
 from rules.physical import CatalogueEntry, Piece, PlacedPiece
+from rules.words import GameWords
 
 CARD_KINDS = ("card", "rail")  # pieces whose identity is a code players never say ("bo-3")
 _COMPASS = "NESW"
@@ -123,6 +124,21 @@ class Book:
         if self.game is None or self.game.words.goods is None:
             return None
         return self.game.words.goods(items, lambda line: self.say.tr(line))
+
+    def why_ended(self, state: Any) -> str:
+        """Why a finished game ended by its rules, in the book's language, naming its players
+        (the game's `end`), else the game's `ended`."""
+        if self.game is None:
+            return self.say.tr("the game is over")
+        words = self.game.words
+        if self.say.language is not Language.EN and words.said is not None:
+            words = words.said(lambda line: self.say.tr(line))
+        named = words.end(state, self.seat) if words.end is not None else None
+        if named:
+            return named
+        if words.ended == GameWords.ended:  # the game has no words of its own for it
+            return self.say.tr("the game is over")
+        return words.ended
 
     def phase(self, phase: str | None) -> str:
         """A phase of the game as the page's badge says it ("actions phase"); "" for none."""

@@ -33,18 +33,36 @@ def seat_colour(state: Any, seat: int) -> str | None:
     return str(state.colour(seat).value)
 
 
-def end_said(state: Any, seats: Callable[[int], str]) -> str | None:
+def end_said(say: Say = same) -> Callable[[Any, Callable[[int], str]], str | None]:
     """Why the race ended, by its players' names ("Ann brought all their wagons beyond the far
-    end"), not the colour the state's own reason names."""
-    pos = state.pos
-    if pos.phase is not Phase.OVER:
-        return None
-    home = [s for s, g in enumerate(pos.goal) if g == state.setup.wagons]
-    if home:
-        return f"{seats(home[0])} brought all their wagons beyond the far end"
-    leaders = listed([seats(s) for s in pos.winners])
-    most = "the most wagons" if len(pos.winners) == 1 else "as many wagons as anyone"
-    return f"{pos.end_reason}: {leaders} brought {most} beyond the far end"
+    end"), not the colour the state's own reason names; said by `say`."""
+
+    def end(state: Any, seats: Callable[[int], str]) -> str | None:
+        pos = state.pos
+        if pos.phase is not Phase.OVER:
+            return None
+        home = [s for s, g in enumerate(pos.goal) if g == state.setup.wagons]
+        if home:
+            return say("{player} brought all their wagons beyond the far end").format(
+                player=seats(home[0])
+            )
+        leaders = listed([seats(s) for s in pos.winners], say)
+        rounds = state.stall_rounds
+        stalled = (
+            say("1 round in a row without a wagon beyond its end")
+            if rounds == 1
+            else say("{rounds} rounds in a row without a wagon beyond its end").format(
+                rounds=rounds
+            )
+        )
+        if len(pos.winners) == 1:
+            return say("{stalled}: {player} brought the most wagons beyond the far end").format(
+                stalled=stalled, player=leaders
+            )
+        shared = say("{stalled}: {players} brought as many wagons as anyone beyond the far end")
+        return shared.format(stalled=stalled, players=leaders)
+
+    return end
 
 
 def _tiles(say: Say) -> dict[Colour, str]:
@@ -98,7 +116,7 @@ def words(say: Say = same) -> GameWords:
         options=OPTIONS,
         seat_colour=seat_colour,
         pieces=pieces,
-        end=end_said,
+        end=end_said(say),
         phases={
             "lay_green": say("laying green tiles"),
             "place_tiles": say("placing tiles"),

@@ -7,6 +7,7 @@ from rules.offtherails.missions import Mission, TurnRecord
 from rules.offtherails.movement import derail, start_move_phase
 from rules.offtherails.settings import Settings
 from rules.offtherails.tabletop import Cart, CartStatus, Phase, Tabletop, claimable, tokens_in_play
+from rules.said import spoken
 
 # ------------------------------------------------------------------------------ setup
 
@@ -162,16 +163,16 @@ def check_end(tabletop: Tabletop) -> bool:
     if tabletop.solo:
         total = len(COLOURS) * tabletop.components.chasm_tokens_per_colour
         if tokens_in_play(tabletop) >= total:
-            return _end(tabletop, "all chasm tokens are on the board")
+            return _end(tabletop, spoken("all chasm tokens are on the board"))
         if all(cart.status is CartStatus.LOST for cart in tabletop.carts.values()):
-            return _end(tabletop, "every minecart is derailed")
+            return _end(tabletop, spoken("every minecart is derailed"))
         if tabletop.deck_left == 0:
-            return _end(tabletop, "the deposit deck is spent")
+            return _end(tabletop, spoken("the deposit deck is spent"))
         return False
     if sum(tabletop.chasm_supply.values()) == 0:
-        return _end(tabletop, "all chasm tokens have been placed")
+        return _end(tabletop, spoken("all chasm tokens have been placed"))
     if not on_board:
-        return _end(tabletop, "all minecarts have left the board")
+        return _end(tabletop, spoken("all minecarts have left the board"))
     return False
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rules.offtherails.components import Colour, Die, Shape
@@ -130,6 +131,16 @@ def _tokens(say: Say) -> dict[Colour, str]:
     }
 
 
+def _ended(say: Say) -> Callable[[Any, Callable[[int], str]], str | None]:
+    """Why the game ended, said from the state's own reason (marked `spoken` where it is set)."""
+
+    def end(state: Any, _: Callable[[int], str]) -> str | None:
+        reason = str(state.to_json().get("end_reason") or "")
+        return say(reason) if reason else None
+
+    return end
+
+
 def words(say: Say = same) -> GameWords:
     """Off the Rails' words, said by `say` (English as written)."""
     faces, carts, tokens, heading = _faces(say), _carts(say), _tokens(say), facing(say)
@@ -175,6 +186,7 @@ def words(say: Say = same) -> GameWords:
             "chasm_place": say("the chasm"),
             "over": say("game over"),
         },
+        end=_ended(say),
         said=words,
     )
 

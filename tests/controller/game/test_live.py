@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 
 from controller.game.access import Asker, Refused
+from controller.game.ending import EndedBy
 from controller.game.live import LiveGame
 from controller.game.store import EventKind, EventLog, StoreError
 from controller.referee.observe import Observation
 from controller.referee.verdict import VerdictKind
+from controller.words.language import Language
 from controller.words.verdicts import plain_line
 from rules.core import CHANCE
 from rules.physical import PlacedPiece, TableObservation
@@ -278,11 +280,15 @@ def test_the_last_games_end_screen_is_recalled_after_a_restart(tmp_path: Path) -
     game.name_player(Asker.host(), 1, "Bob")
     game.act(Asker.at(0), {"type": "choose_side", "side": "north"})
     assert not LiveGame(EventLog(tmp_path / "log.sqlite3")).recall()  # a game is open
-    game.end("ended by the host")
+    game.end(EndedBy.HOST)
     shown = game.finished
+    assert shown is not None and shown["reason"] == "ended by the host"
+    german = game.finished_said[Language.DE]["reason"]
+    assert german != shown["reason"] and "{" not in german  # said again in each language
     again = _game(tmp_path)
     assert not again.resume() and again.recall()
     assert again.finished == shown and again.open is None
+    assert again.finished_said[Language.DE]["reason"] == german  # the log keeps who ended it
     assert shown is not None and shown["players"][1]["name"] == "Bob"
     again.start("offtherails", {"players": 2}, seed=2)
     assert again.finished is None

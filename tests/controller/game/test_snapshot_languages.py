@@ -67,3 +67,30 @@ def test_the_table_is_named_in_the_phones_language(name: str, tmp_path: Path) ->
     private = german["state"]["private_words"]
     english_private = english["state"]["private_words"]
     assert private.keys() == english_private.keys()
+
+
+@pytest.mark.parametrize("name", sorted(rules.GAMES))
+def test_the_end_screen_is_said_in_the_phones_language(name: str, tmp_path: Path) -> None:
+    """A game played to its end by its rules: why it ended and what each score is made of are
+    said in each phone's language, in the stream's snapshot and in `/api/status` alike."""
+    game = _played(name, tmp_path, 5000)
+    assert game.open is None and game.finished is not None, f"{name} did not end"
+    snapshot = take(game, 1, 0)
+    english = snapshot.finished_in(Language.EN)
+    assert english is game.finished and english["by"] == "rules"
+    assert ENGLISH_WORD.search(english["reason"]), english["reason"]
+    for language in Language:
+        if language is Language.EN:
+            continue
+        screen = snapshot.finished_in(language)
+        assert screen is not None and snapshot.status(language)["finished"] is screen
+        assert screen["reason"] != english["reason"] and "{" not in screen["reason"]
+        assert screen["scores"] == english["scores"]
+        pairs = [
+            (e["what"], s["what"])
+            for ours, theirs in zip(english["score_parts"], screen["score_parts"], strict=True)
+            for e, s in zip(ours, theirs, strict=True)
+        ]
+        assert pairs, f"{name}: no score parts at the end"
+        left = [e for e, s in pairs if e == s and ENGLISH_WORD.search(e)]
+        assert left == [], f"{name} in {language.value}: {left}"
