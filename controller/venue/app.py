@@ -17,19 +17,37 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    StreamingResponse,
+)
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from controller.venue.evening import Evening
 from controller.venue.tournament import TournamentError
+from controller.words.language import CODES, Language
+from controller.words.page import COOKIE, language_of, page_in
 
 WEB = Path(__file__).parent / "web"
+WORDS_JS = Path(__file__).parents[1] / "web" / "js" / "words.js"  # the phone page's, shared
 mimetypes.add_type("text/javascript", ".js")
 mimetypes.add_type("text/css", ".css")
 
 
 Pin = Annotated[str | None, Header(alias="X-Organiser-PIN")]
+
+
+def spoken(request: Request) -> Language:
+    """The asker's language: `?language=` (a big screen's address), else its choice on the page
+    (a cookie), else its browser's Accept-Language."""
+    asked = request.query_params.get("language")
+    if asked in CODES:
+        return Language(asked)
+    return language_of(request.cookies.get(COOKIE), request.headers.get("accept-language"))
 
 
 class NewTournament(BaseModel):
@@ -45,7 +63,7 @@ class NewRound(BaseModel):
 def create_venue_app(evening: Evening, pin: str, name: str, health: Any = None) -> FastAPI:
     """The venue page over an evening; `pin` guards the tournament routes."""
     app = FastAPI(title="railtable venue", version="0.1.0")
-    page = (WEB / "index.html").read_text().replace("{{VENUE}}", _html(name))
+    page = (WEB / "index.html").read_text()  # translated, then the venue's name put in
 
     def organiser(given: str | None) -> None:
         if not given or not hmac.compare_digest(given.encode(), pin.encode()):
@@ -64,21 +82,31 @@ def create_venue_app(evening: Evening, pin: str, name: str, health: Any = None) 
         return JSONResponse({"detail": str(error)}, 409)
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def index() -> str:
-        return page
+    async def index(request: Request) -> HTMLResponse:
+        language = spoken(request)
+        out = HTMLResponse(page_in(language, page).replace("{{VENUE}}", _html(name)))
+        if request.query_params.get("language") in CODES:  # kept, as the page's chooser keeps it
+            out.set_cookie(COOKIE, language.value, max_age=365 * 24 * 3600, samesite="lax")
+        return out
+
+    @app.get("/static/words.js", include_in_schema=False)
+    async def words_js() -> FileResponse:
+        return FileResponse(WORDS_JS, media_type="text/javascript")
 
     @app.get("/api/venue", summary="Every table, the games finished, standings, the tournament")
-    async def view() -> dict[str, Any]:
-        return {**evening.view(), "venue": name, "broker": _health(health)}
+    async def view(request: Request) -> dict[str, Any]:
+        return {**evening.view(spoken(request)), "venue": name, "broker": _health(health)}
 
     @app.get("/api/venue/stream", summary="The venue as server-sent events, on every change")
     async def stream(request: Request) -> StreamingResponse:
+        language = spoken(request)
+
         async def events() -> AsyncIterator[str]:
             seen = -1
             while not await request.is_disconnected():
                 if evening.version != seen:
                     seen = evening.version
-                    body = {**evening.view(), "venue": name, "broker": _health(health)}
+                    body = {**evening.view(language), "venue": name, "broker": _health(health)}
                     yield f"id: {seen}\nevent: venue\ndata: {json.dumps(body)}\n\n"
                 await asyncio.sleep(0.1)
 
@@ -87,12 +115,12 @@ def create_venue_app(evening: Evening, pin: str, name: str, health: Any = None) 
         )
 
     @app.get("/api/venue/games.csv", response_class=PlainTextResponse)
-    async def games_csv() -> PlainTextResponse:
-        return _csv(evening.games_csv(), "games")
+    async def games_csv(request: Request) -> PlainTextResponse:
+        return _csv(evening.games_csv(spoken(request)), "games")
 
     @app.get("/api/venue/standings.csv", response_class=PlainTextResponse)
-    async def standings_csv() -> PlainTextResponse:
-        return _csv(evening.standings_csv(), "standings")
+    async def standings_csv(request: Request) -> PlainTextResponse:
+        return _csv(evening.standings_csv(spoken(request)), "standings")
 
     @app.post("/api/tournament", summary="Start a tournament with its players (organiser)")
     async def start(body: NewTournament, x_organiser_pin: Pin = None) -> dict[str, Any]:

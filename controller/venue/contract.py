@@ -16,6 +16,7 @@ from controller.game.privacy import event_for, verdict_for
 from controller.game.snapshot import GameSnapshot
 from controller.game.store import Event, EventKind
 from controller.words.book import Book
+from controller.words.language import Language, Tongue, tongue
 from controller.words.verdicts import said
 from rules.core import State
 from rules.registry import GAMES, game_named
@@ -76,11 +77,7 @@ def seats(players: int) -> list[JsonDict]:
     return [{"seat": seat, "name": None, "colour": None} for seat in range(players)]
 
 
-HELP_VERDICTS = {
-    "alert": "a change on the table is not a legal move",
-    "needs_input": "the table asks a person what it cannot see",
-    "take_back": "the table offers to take moves back",
-}
+HELP_VERDICTS = ("alert", "needs_input", "take_back")  # a verdict a person must answer
 HELP_INPUTS = ("disconnected", "failed", "lost", "uncalibrated")
 
 
@@ -105,9 +102,11 @@ def table_state(
         "board": _state_of(status.get("board")),
         "store": "ok" if snapshot.store_problem is None else "failing",
     }
-    alert = None
+    alert: JsonDict | None = None
     if snapshot.verdict_kind in HELP_VERDICTS:
         alert = {"kind": snapshot.verdict_kind, "text": snapshot.verdict_text or ""}
+        if snapshot.verdict_public is not None:  # the spectator's verdict, to say it again
+            alert["verdict"] = snapshot.verdict_public
     return {
         "v": VERSION,
         "venue": venue,
@@ -126,17 +125,51 @@ def _state_of(health: Any) -> str:
     return "unknown"
 
 
-def help_reasons(health: JsonDict, alert: JsonDict | None) -> list[str]:
-    """Why a person should go to the table, in words (empty: all is well)."""
+def help_reasons(
+    health: JsonDict, alert: JsonDict | None, say: Tongue | None = None, game: str | None = None
+) -> list[str]:
+    """Why a person should go to the table, in words (empty: all is well), in `say`'s language
+    (English by default: what the table publishes); the alert's own line said again in that
+    language from the spectator's verdict where the table sent it."""
+    say = say or tongue()
     reasons = []
-    if alert is not None:
-        reasons.append(f"{HELP_VERDICTS[alert['kind']]}: {alert['text']}")
-    if health["store"] != "ok":
-        reasons.append("the table cannot write its event log")
+    if alert is not None and alert.get("kind") in HELP_VERDICTS:
+        text = str(alert.get("text", ""))
+        verdict = alert.get("verdict")
+        if isinstance(verdict, dict) and say.language is not Language.EN:
+            text = str(said(verdict, _book(game, say.language))["text"])
+        why = {
+            "alert": say.tr("a change on the table is not a legal move: {text}", text=text),
+            "needs_input": say.tr("the table asks a person what it cannot see: {text}", text=text),
+            "take_back": say.tr("the table offers to take moves back: {text}", text=text),
+        }
+        reasons.append(why[str(alert["kind"])])
+    if health.get("store", "ok") != "ok":
+        reasons.append(say.tr("the table cannot write its event log"))
     for part in ("camera", "board"):
-        if health[part] in HELP_INPUTS:
-            reasons.append(f"the {part} is {health[part]}")
+        state = health.get(part)
+        if state in HELP_INPUTS:
+            reasons.append(_input_trouble(say, part, str(state)))
     return reasons
+
+
+def _input_trouble(say: Tongue, part: str, state: str) -> str:
+    lines = {
+        ("camera", "disconnected"): say.tr("the camera is disconnected"),
+        ("camera", "failed"): say.tr("the camera has failed"),
+        ("camera", "lost"): say.tr("the camera has lost its view of the mat"),
+        ("camera", "uncalibrated"): say.tr("the camera is not calibrated"),
+        ("board", "disconnected"): say.tr("the sensor board is disconnected"),
+        ("board", "failed"): say.tr("the sensor board has failed"),
+        ("board", "lost"): say.tr("the sensor board is lost"),
+        ("board", "uncalibrated"): say.tr("the sensor board is not calibrated"),
+    }
+    return lines.get((part, state), f"{part}: {state}")
+
+
+def _book(game: str | None, language: Language = Language.EN, plain: bool = False) -> Book:
+    book = Book.of(game_named(game) if game is not None and game in GAMES else None, plain=plain)
+    return book.speaking(language)
 
 
 def event_payload(
@@ -155,7 +188,7 @@ def event_payload(
     data = seen["data"]
     if event.kind in (EventKind.ALERT, EventKind.INSTRUCTION):
         data = verdict_for(data, Asker.spectator())  # a verdict too: the spectator's words
-    book = Book.of(game_named(game) if game is not None and game in GAMES else None, plain=True)
+    book = _book(game, plain=True)
     if event.kind in (EventKind.VERDICT, EventKind.ALERT, EventKind.INSTRUCTION):
         data = said(data, book)
     elif event.kind is EventKind.ACTION and isinstance(data.get("action"), dict):
@@ -182,16 +215,30 @@ def online_payload(online: bool, at: float) -> JsonDict:
     return {"v": VERSION, "online": online, "at": at}
 
 
-def event_words(payload: JsonDict) -> str:
-    """A published event in a few words, for the venue page's ticker."""
+def event_words(payload: JsonDict, say: Tongue | None = None) -> str:
+    """A published event in a few words, for the venue page's ticker, in `say`'s language (a
+    move and a verdict said again from their data; English by default)."""
+    say = say or tongue()
     kind, data = payload.get("kind"), payload.get("data") or {}
+    game = payload.get("game")
+    game = str(game) if game is not None else None
     if kind == EventKind.START.value:
-        info = GAMES.get(str(payload.get("game")))
-        return f"a game of {info.title if info else payload.get('game')} began"
+        info = GAMES.get(str(game))
+        return say.tr("a game of {title} began", title=info.title if info else game)
     if kind == EventKind.END.value:
         scores = ", ".join(f"{s:g}" for s in data.get("scores", []))
-        return f"game over ({scores})"
+        return say.tr("game over ({scores})", scores=scores)
     if kind == EventKind.UNDO.value:
-        return f"{data.get('count', 1)} move(s) taken back"
-    text = data.get("text") if isinstance(data, dict) else None
-    return str(text or kind)
+        count = int(data.get("count", 1))
+        return say.ntr("{count} move taken back", "{count} moves taken back", count)
+    if not isinstance(data, dict):
+        return str(kind)
+    verdicts = (EventKind.VERDICT.value, EventKind.ALERT.value, EventKind.INSTRUCTION.value)
+    try:  # said again from the row's data; a row the venue cannot read keeps the table's words
+        if kind == EventKind.ACTION.value and isinstance(data.get("action"), dict):
+            return _book(game, say.language).seen_action(data["action"])
+        if kind in verdicts and "reason" in data:
+            return str(said(data, _book(game, say.language))["text"])
+    except (KeyError, TypeError, ValueError):
+        pass
+    return str(data.get("text") or kind)

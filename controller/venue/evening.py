@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from controller.venue import tournament as tmt
-from controller.venue.contract import VERSION, event_words
+from controller.venue.contract import VERSION, event_words, help_reasons
 from controller.venue.standings import Finished, games_csv, standings, standings_csv
+from controller.words.language import Language, Tongue, tongue
 from rules.registry import GAMES
 
 JsonDict = dict[str, Any]
@@ -83,11 +84,18 @@ class TableLine:
     def behind(self) -> bool:
         return self.target > self.upto
 
-    def to_json(self, now: float) -> JsonDict:
+    def to_json(self, now: float, say: Tongue) -> JsonDict:
+        """The table as the venue page draws it, its words in `say`'s language."""
         state = self.state or {}
-        help_list = list(state.get("help", []))
+        game = state.get("game") or {}
+        health = state.get("health")
+        help_list = (  # said again from the table's health and alert: in the page's language
+            help_reasons(health, state.get("alert"), say, game.get("name"))
+            if isinstance(health, dict)
+            else list(state.get("help", []))
+        )
         if self.online is False:
-            help_list.insert(0, "the table is offline")
+            help_list.insert(0, say.tr("the table is offline"))
         return {
             "table": self.name,
             "online": self.online,
@@ -97,7 +105,15 @@ class TableLine:
             "help": help_list,
             "needs_help": bool(help_list),
             "updated_at": state.get("at"),
-            "recent": list(self.recent),
+            "recent": [
+                {
+                    "id": r["id"],
+                    "at": r["at"],
+                    "kind": r["kind"],
+                    "text": event_words(r["event"], say),
+                }
+                for r in self.recent
+            ],
             "behind": self.behind,
         }
 
@@ -116,7 +132,7 @@ class Evening:
         self.received = 0  # rows taken
         self.latencies_ms: deque[float] = deque(maxlen=200_000)  # sent -> taken, per row
         self.version = 0
-        self._view: tuple[int, JsonDict] | None = None
+        self._views: dict[Language, tuple[int, JsonDict]] = {}
         self.on_change: list[Callable[[], None]] = []
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -189,9 +205,9 @@ class Evening:
             sent = payload.get("sent")
             if isinstance(sent, int | float):
                 self.latencies_ms.append(max(0.0, (self.clock() - sent) * 1000))
-        line.recent.appendleft(
+        line.recent.appendleft(  # said in each page's language when the view is made
             {"id": payload["id"], "at": payload.get("at"), "kind": payload.get("kind"),
-             "text": event_words(payload)}
+             "event": payload}
         )  # fmt: skip
         kind = payload.get("kind")
         game_id = int(payload.get("game_id", 0))
@@ -295,14 +311,14 @@ class Evening:
         )
 
     # ---- what the page reads (any thread)
-    def view(self) -> JsonDict:
-        """The whole evening as the page draws it (rebuilt only after a change)."""
+    def view(self, language: Language = Language.EN) -> JsonDict:
+        """The whole evening as the page draws it, in `language` (rebuilt only after a change)."""
         with self._lock:
-            cached = self._view
+            cached = self._views.get(language)
             if cached is not None and cached[0] == self.version:
                 return cached[1]
-            now = self.clock()
-            lines = [self.tables[n].to_json(now) for n in sorted(self.tables, key=_natural)]
+            now, say = self.clock(), tongue(language)
+            lines = [self.tables[n].to_json(now, say) for n in sorted(self.tables, key=_natural)]
             view = {
                 "v": VERSION,
                 "version": self.version,
@@ -321,16 +337,16 @@ class Evening:
                     for i in GAMES.values()
                 ],
             }
-            self._view = (self.version, view)
+            self._views[language] = (self.version, view)
             return view
 
-    def games_csv(self) -> str:
+    def games_csv(self, language: Language = Language.EN) -> str:
         with self._lock:
-            return games_csv(list(self.finished))
+            return games_csv(list(self.finished), tongue(language))
 
-    def standings_csv(self) -> str:
+    def standings_csv(self, language: Language = Language.EN) -> str:
         with self._lock:
-            return standings_csv(list(self.finished))
+            return standings_csv(list(self.finished), tongue(language))
 
     def close(self) -> None:
         self.db.close()

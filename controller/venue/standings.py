@@ -8,6 +8,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.words.language import Tongue, tongue
+
 JsonDict = dict[str, Any]
 
 
@@ -111,12 +113,15 @@ def standings(games: Sequence[Finished]) -> JsonDict:
     }
 
 
-def games_csv(games: Sequence[Finished]) -> str:
-    """Every finished game, one line per seat: what a spreadsheet or a ranking site reads."""
+def games_csv(games: Sequence[Finished], say: Tongue | None = None) -> str:
+    """Every finished game, one line per seat: what a spreadsheet or a ranking site reads (its
+    headings in `say`'s language, English by default; the values as they are)."""
+    say = say or tongue()
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["finished_at", "table", "game", "game_id", "round", "seat", "player",
-                     "score", "place"])  # fmt: skip
+    writer.writerow([say.tr("finished_at"), say.tr("table"), say.tr("game"), say.tr("game_id"),
+                     say.tr("round"), say.tr("seat"), say.tr("player"), say.tr("score"),
+                     say.tr("place")])  # fmt: skip
     for game in sorted(games, key=lambda g: (g.at, g.table)):
         for result in game.to_json()["results"]:
             writer.writerow([
@@ -127,11 +132,14 @@ def games_csv(games: Sequence[Finished]) -> str:
     return out.getvalue()
 
 
-def standings_csv(games: Sequence[Finished]) -> str:
-    """The standings, per game and overall ("all"), one line per player."""
+def standings_csv(games: Sequence[Finished], say: Tongue | None = None) -> str:
+    """The standings, per game and overall ("all"), one line per player (its headings in
+    `say`'s language)."""
+    say = say or tongue()
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["game", "rank", "player", "games", "wins", "beaten", "points"])
+    writer.writerow([say.tr("game"), say.tr("rank"), say.tr("player"), say.tr("games"),
+                     say.tr("wins"), say.tr("beaten"), say.tr("points")])  # fmt: skip
     table = standings(games)
     sections = [("all", table["players"])] + [(g["game"], g["players"]) for g in table["games"]]
     for name, lines in sections:

@@ -32,6 +32,8 @@ PYTHON = [
 PAGE = [
     ("controller/web/js/*.js", "javascript"),
     ("controller/web/index.html", "controller.words.page:extract_html"),
+    ("controller/venue/web/venue.js", "javascript"),
+    ("controller/venue/web/index.html", "controller.words.page:extract_html"),
 ]
 TRANSLATED = tuple(language for language in Language if language is not Language.EN)
 

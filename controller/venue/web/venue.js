@@ -1,6 +1,8 @@
 // The venue page: draws the evening (GET /api/venue/stream, one JSON per change) for a big
 // screen and for phones. Everything it shows comes from the tables' public messages.
 
+import { ntr, setUpLanguage, tr } from "./words.js";
+
 const $ = (id) => document.getElementById(id);
 
 function el(tag, attrs = {}, ...children) {
@@ -12,40 +14,41 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-const seatName = (table, p) => p.name || `seat ${p.seat + 1}`;
+const seatName = (table, p) => p.name || tr("player {number}", {number: p.seat + 1});
 const num = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 
 function tableCard(t) {
-  const status = t.online === false ? ["off", "offline"] : t.needs_help ? ["need", "needs help"]
-    : ["", "playing"];
+  const status = t.online === false ? ["off", tr("offline")] : t.needs_help ? ["need", tr("needs help")]
+    : ["", tr("playing")];
   const card = el("li", {class: `table${t.needs_help ? " help" : ""}${t.online === false ? " offline" : ""}`,
                          "data-table": t.table},
     el("h3", {}, t.table, el("span", {class: `status ${status[0]}`}, status[1])));
   const g = t.game;
   if (g) {
-    card.append(el("p", {class: "game"}, g.title || g.name, g.is_over ? " · over" : ""));
-    const scores = el("ul", {class: "scores", "aria-label": "scores"});
+    card.append(el("p", {class: "game"}, g.title || g.name, g.is_over ? ` · ${tr("over")}` : ""));
+    const scores = el("ul", {class: "scores", "aria-label": tr("scores")});
     g.players.forEach((p, i) => {
       const mine = g.current_player === p.seat;
       scores.append(el("li", {class: mine ? "turn" : ""},
-        el("span", {}, seatName(t.table, p), mine ? " (to play)" : ""),
+        el("span", {}, mine ? tr("{player} (to play)", {player: seatName(t.table, p)}) : seatName(t.table, p)),
         el("span", {}, g.scores ? num(g.scores[i]) : "")));
     });
     card.append(scores);
   } else {
-    card.append(el("p", {class: "game"}, "no game open"));
+    card.append(el("p", {class: "game"}, tr("no game open")));
   }
   if (t.help.length) card.append(el("ul", {class: "reasons"}, ...t.help.map((h) => el("li", {}, h))));
   if (t.recent.length) {
-    card.append(el("ul", {class: "recent", "aria-label": "latest"},
+    card.append(el("ul", {class: "recent", "aria-label": tr("latest")},
       ...t.recent.slice(0, 3).map((e) => el("li", {}, e.text))));
   }
   return card;
 }
 
 function standingsTable(lines, caption) {
+  const headings = ["#", tr("player"), tr("games"), tr("wins"), tr("beaten"), tr("points")];
   const table = el("table", {class: "standings"}, el("caption", {class: "quiet"}, caption),
-    el("tr", {}, ...["#", "player", "games", "wins", "beaten", "points"].map((h) => el("th", {}, h))));
+    el("tr", {}, ...headings.map((h) => el("th", {}, h))));
   for (const l of lines.slice(0, 20)) {
     table.append(el("tr", {}, el("td", {}, l.rank), el("td", {}, l.player), el("td", {}, l.games),
       el("td", {}, l.wins), el("td", {}, l.beaten), el("td", {}, num(l.points))));
@@ -55,8 +58,8 @@ function standingsTable(lines, caption) {
 
 function drawStandings(s, box) {
   box.replaceChildren();
-  if (!s.players.length) { box.append(el("p", {class: "quiet"}, "No game finished yet.")); return; }
-  box.append(standingsTable(s.players, "all games"));
+  if (!s.players.length) { box.append(el("p", {class: "quiet"}, tr("No game finished yet."))); return; }
+  box.append(standingsTable(s.players, tr("all games")));
   for (const g of s.games) box.append(standingsTable(g.players, g.title));
 }
 
@@ -64,30 +67,34 @@ function drawTournament(t) {
   $("tournament").hidden = !t;
   if (!t) return;
   const box = $("round");
-  box.replaceChildren(el("p", {}, `${t.name}: ${t.players.length} players`));
+  box.replaceChildren(el("p", {}, ntr("{name}: {count} player", "{name}: {count} players",
+    t.players.length, {name: t.name})));
   const r = t.rounds[t.rounds.length - 1];
   if (r) {
-    box.append(el("p", {}, `Round ${r.number}: ${r.title}${r.complete ? " (complete)" : ""}`));
+    box.append(el("p", {}, r.complete ? tr("Round {number}: {title} (complete)", {number: r.number, title: r.title})
+      : tr("Round {number}: {title}", {number: r.number, title: r.title})));
     for (const s of r.tables) {
       const result = s.result ? ` → ${s.result.results.map((x) => `${x.player} ${num(x.score)}`).join(", ")}` : "";
       box.append(el("p", {class: "seating"}, el("b", {}, s.table), s.players.join(", "), result));
     }
-    if (r.byes.length) box.append(el("p", {class: "quiet"}, `sitting out: ${r.byes.join(", ")}`));
+    if (r.byes.length) box.append(el("p", {class: "quiet"}, tr("sitting out: {players}", {players: r.byes.join(", ")})));
   } else {
-    box.append(el("p", {class: "quiet"}, "No round seated yet."));
+    box.append(el("p", {class: "quiet"}, tr("No round seated yet.")));
   }
-  if (t.standings.players.length) box.append(standingsTable(t.standings.players, "tournament"));
+  if (t.standings.players.length) box.append(standingsTable(t.standings.players, tr("tournament")));
 }
 
 let gamesListed = false;
 function draw(v) {
   const online = v.tables.filter((t) => t.online !== false).length;
-  $("summary").textContent = `${online} of ${v.tables.length} tables online · ` +
-    `${v.finished.length || "no"} game${v.finished.length === 1 ? "" : "s"} finished · ` +
-    `broker ${v.broker.state}`;
+  const tables = ntr("{online} of {count} table online", "{online} of {count} tables online",
+    v.tables.length, {online});
+  const finished = ntr("{count} game finished", "{count} games finished", v.finished.length);
+  const broker = tr("broker {state}", {state: v.broker.state});
+  $("summary").textContent = `${tables} · ${finished} · ${broker}`;
   const banner = $("help");
   banner.hidden = !v.needing_help.length;
-  banner.textContent = v.needing_help.length ? `Needs help: ${v.needing_help.join(", ")}` : "";
+  banner.textContent = v.needing_help.length ? tr("Needs help: {tables}", {tables: v.needing_help.join(", ")}) : "";
   $("tables").replaceChildren(...v.tables.map(tableCard));
   drawStandings(v.standings, $("standings"));
   $("finished").replaceChildren(...v.finished.slice(0, 12).map((g) => el("li", {},
@@ -104,7 +111,7 @@ async function organise(method, path, body) {
   const r = await fetch(path, {method, headers: {"Content-Type": "application/json",
     "X-Organiser-PIN": $("pin").value}, body: body ? JSON.stringify(body) : undefined});
   const answer = await r.json().catch(() => ({}));
-  $("said").textContent = r.ok ? "done" : (answer.detail || `refused (${r.status})`);
+  $("said").textContent = r.ok ? tr("done") : (answer.detail || tr("refused ({status})", {status: r.status}));
 }
 
 $("start").addEventListener("click", () => organise("POST", "/api/tournament", {
@@ -114,4 +121,5 @@ $("end").addEventListener("click", () => organise("DELETE", "/api/tournament"));
 
 const source = new EventSource("/api/venue/stream");
 source.addEventListener("venue", (e) => draw(JSON.parse(e.data)));
-source.onerror = () => { $("summary").textContent = "venue page reconnecting…"; };
+source.onerror = () => { $("summary").textContent = tr("venue page reconnecting…"); };
+setUpLanguage($("language"));

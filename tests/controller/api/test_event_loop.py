@@ -24,9 +24,9 @@ from controller.game.store import EventLog, LogReader
 
 T = TypeVar("T")
 PIN = "4321"
-SLOW_S = 1.0  # each call into the owner, the log reader or the camera takes this long
-LATE_S = 0.5  # the loop may run a timer this late at most (a blocking wait makes it SLOW_S;
-# a loaded machine alone has made it 0.41 s late)
+SLOW_S = 2.0  # each call into the owner, the log reader or the camera takes this long
+LATE_S = 1.0  # the loop may run a timer this late at most (a blocking wait makes it SLOW_S;
+# a loaded machine alone has made it 0.77 s late)
 
 
 class SlowOwner(GameOwner):

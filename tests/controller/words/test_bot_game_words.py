@@ -21,6 +21,7 @@ from controller.game.store import EventLog
 from controller.words.language import Language
 from rules.core import CHANCE, Decision
 from rules.playout import Policy, choose
+from tests.support.english import ENGLISH
 
 CODES = {
     "program call": re.compile(r"\b[a-z_]+\("),
@@ -153,15 +154,6 @@ def test_the_check_finds_codes() -> None:
         "lay a tile on C7, a straight track running north to south",
     ):
         assert not codes_in(line), line
-
-
-# English words no line in German, French or Spanish has (not "wagon", "mission", "points" nor
-# "on": French words too; nor "die": German).
-ENGLISH = re.compile(
-    r"\b(?:the|minecarts?|railway|tiles?|cards?|track|bend|turn|round|trick|shares?|left|right"
-    r"|deposit|supply|jewels?|and|with|of|seat|take|play|lay|put|draw|nothing|carries)\b",
-    re.IGNORECASE,
-)
 
 
 @pytest.mark.parametrize("name", sorted(rules.GAMES))

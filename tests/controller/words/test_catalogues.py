@@ -24,7 +24,19 @@ LONGER_AT_MOST = 1.6  # a translated line may be 60 % longer than the English on
 SHORT_SLACK = 8  # ...though a word or two may take 8 letters more ("Host": "Spielleitung")
 # Lines that are the same word in a language as in English, said alike (checked by a person).
 SAME_AS_ENGLISH = {
-    "fr": {"Points", "points", "Scores", "scores", "six", "expert", "standard"},
+    "fr": {
+        "Points",
+        "points",
+        "Scores",
+        "scores",
+        "six",
+        "expert",
+        "standard",
+        "Tables",
+        "table",
+        "place",
+        "score",
+    },
     "de": {"Teams", "Gold"},
     "es": {"no"},
 }
