@@ -81,17 +81,7 @@ def create_venue_app(evening: Evening, pin: str, name: str, health: Any = None) 
     async def refused(_: Request, error: TournamentError) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, 409)
 
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def index(request: Request) -> HTMLResponse:
-        language = spoken(request)
-        out = HTMLResponse(page_in(language, page).replace("{{VENUE}}", _html(name)))
-        if request.query_params.get("language") in CODES:  # kept, as the page's chooser keeps it
-            out.set_cookie(COOKIE, language.value, max_age=365 * 24 * 3600, samesite="lax")
-        return out
-
-    @app.get("/static/words.js", include_in_schema=False)
-    async def words_js() -> FileResponse:
-        return FileResponse(WORDS_JS, media_type="text/javascript")
+    _page_routes(app, page, name)
 
     @app.get("/api/venue", summary="Every table, the games finished, standings, the tournament")
     async def view(request: Request) -> dict[str, Any]:
@@ -142,6 +132,22 @@ def create_venue_app(evening: Evening, pin: str, name: str, health: Any = None) 
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
+
+
+def _page_routes(app: FastAPI, page: str, name: str) -> None:
+    """The page itself, in the asker's language, and the phone page's words.js it shares."""
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def index(request: Request) -> HTMLResponse:
+        language = spoken(request)
+        out = HTMLResponse(page_in(language, page).replace("{{VENUE}}", _html(name)))
+        if request.query_params.get("language") in CODES:  # kept, as the page's chooser keeps it
+            out.set_cookie(COOKIE, language.value, max_age=365 * 24 * 3600, samesite="lax")
+        return out
+
+    @app.get("/static/words.js", include_in_schema=False)
+    async def words_js() -> FileResponse:
+        return FileResponse(WORDS_JS, media_type="text/javascript")
 
 
 def _csv(text: str, what: str) -> PlainTextResponse:
