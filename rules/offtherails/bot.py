@@ -210,8 +210,9 @@ def fitting_tiles(placings: tuple[act.PlaceTile, ...], entry: Direction) -> list
 
 # ------------------------------------------------------------------------------ the careful bot
 
-LOOKED_AT = 12
-"""At most this many actions are tried out a turn's end ahead, per decision."""
+LOOKED_AT = 16
+"""At most this many actions are tried out a turn's end ahead, per decision (12 brought a
+player to 10 points in 31 of seeds 1-40, 16 in 38, 20 in 39 at a sixth more time)."""
 
 CARRIED = 0.6
 """A jewel in a minecart on the board, against one delivered (the mine may yet take it)."""

@@ -214,13 +214,14 @@ def test_a_table_step_after_actions_that_list_their_draws_draws_nothing_again() 
 
 
 def test_the_bench_answers_a_question_with_what_the_players_did_next() -> None:
-    # Off the Rails, 4 players, seed 3: the table shows a tile laid and a cart on a deposit that
-    # took two jewels, diamond then emerald; asked which jewel first, the players say diamond
-    # (not emerald, which they took too, but second), and the rest is then read off the table
+    # Off the Rails, 4 players, seed 3: in some stretches the table shows several actions at once
+    # and the referee must ask twice (which jewel a minecart took first, say); the bench answers
+    # each question with what the players did next, and the rest is then read off the table
     results = list(cases("offtherails", 4, 3))
     merged = [r for r in results if r.kind is CaseKind.MERGED and not r.unseen]
-    asked = (VerdictKind.NEEDS_INPUT, VerdictKind.NEEDS_INPUT, VerdictKind.APPLIED)
-    assert merged[4].verdicts[:3] == asked
+    asked_twice = [r for r in merged if r.verdicts[:2] == (VerdictKind.NEEDS_INPUT,) * 2]
+    assert asked_twice
+    assert all(VerdictKind.APPLIED in r.verdicts[2:] for r in asked_twice)
     assert all(r.recovered for r in merged)
 
 
