@@ -186,6 +186,9 @@ def _one_game(
                 figures.stalls = 1
                 figures.stalled_at.append(f"{game} seed {seed}: " + _last_said(service)[:200])
                 break
+        finished = service.game.finished
+        if figures.games_finished and finished is not None:
+            scores = list(finished["scores"])  # the end's scoring too (the last action's)
         figures.top_scores = [max(scores)] if scores else []
         bots = service.inputs.bots
         if bots is not None:

@@ -275,7 +275,9 @@ class Bots:
 
     def _shows(self, state: State, action: Action) -> bool:
         """Whether the inputs of this table see the action (else it is said on a phone): with a
-        camera, any change of the table; with the sensor board alone, a magnet moved."""
+        camera, any change of the table; with the sensor board alone, every place it changes
+        felt changed (a tile laid as a turn's last action sets the minecart moving: the magnet
+        moved shows the turn's end, not the tile, which a player says on a phone)."""
         referee = self._opened.referee
         before = referee.table_of(state)
         with state.applied([action]):
@@ -288,7 +290,7 @@ class Bots:
         if not self.sensors:
             return False
         seen = fuse(self.table.layout, self._catalogue(), None, self._magnets(after))
-        return any(not referee.fits(seen.view(n), before.get(n, ())) for n in changed)
+        return all(not referee.fits(seen.view(n), before.get(n, ())) for n in changed)
 
     def _catalogue(self) -> Any:
         info = self._opened.info
