@@ -50,3 +50,6 @@ class GameWords:
     goods: Callable[[Sequence[Any], Say], str] | None = None
     # each phase of the game (its value in the state's view) as the page's badge says it
     phases: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    # what only a seat's view holds, in words, by its key in the view (the pile a collision
+    # spilled, which its seat splits); None where the game has none for that key
+    private: Callable[[str, Any, Say], str | None] | None = None

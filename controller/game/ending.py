@@ -66,7 +66,6 @@ def end_screens(
         "title": game.info.title,
         "options": dict(game.state.options),
         "by": by.value,
-        "players": [p.to_json() for p in players],
         "scores": scores,
         "winners": [seat for seat, points in enumerate(scores) if points == top],
     }
@@ -81,6 +80,7 @@ def end_screens(
         )
         screens[language] = {
             **common,
+            "players": [p.to_json() for p in said.players],
             "reason": why_ended(game, said, by),
             "score_parts": [
                 [{"what": what, "points": points} for what, points in seat_parts]

@@ -146,7 +146,12 @@ class LiveGame:
         game = self.opened()
         scores = game.state.scores()
         reason = why_ended(game, self.book, by)  # English, as the log keeps it
-        event = self._stored(lambda: self.log.end_game(game.record.id, scores, reason, by))
+        said = {  # and in each other language, for the page's list of what happened
+            language.value: why_ended(game, self.book.speaking(language), by)
+            for language in Language
+            if language is not Language.EN
+        }
+        event = self._stored(lambda: self.log.end_game(game.record.id, scores, reason, by, said))
         self._finish(game, by)
         self._publish([event])
         self.left_on_table, self.open, self.verdict = game.table, None, None

@@ -6,6 +6,7 @@ No line is rewritten after it is made: verdicts are said from their data
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -31,7 +32,11 @@ class Phrasebook:
         """The same words said in `language` (made once per language)."""
         book = self._spoken.get(language)
         if book is None:
-            book = self._spoken[language] = Phrasebook(self.words.speaking(language), self.players)
+            words = self.words.speaking(language)
+            players = tuple(p.said(words.say) for p in self.players)
+            if players != self.players:  # a seat no one named: "Spieler 2"
+                words = dataclasses.replace(words, seats=tuple(p.name for p in players))
+            book = self._spoken[language] = Phrasebook(words, players)
         return book
 
     def view(self, seen: Mapping[str, Any]) -> dict[str, Any]:
@@ -47,7 +52,7 @@ class Phrasebook:
             out["table"] = self.table(out["table"])
         state = out.get("state")
         if isinstance(state, dict) and isinstance(state.get("private"), dict):
-            private = {k: self.values(v) for k, v in state["private"].items()}
+            private = {k: self.private(k, v) for k, v in state["private"].items()}
             phase = self.words.phase(state.get("phase"))
             out["state"] = {**state, "private_words": private, "phase_words": phase}
         return out
@@ -103,9 +108,23 @@ class Phrasebook:
             out["data"] = self.verdict(data)
         elif isinstance(data.get("action"), dict):
             out["data"] = {**data, "text": self.words.seen_action(data["action"])}
+        elif out.get("kind") == "end" and isinstance(data.get("said"), dict):
+            reason = data["said"].get(self.words.say.language.value)  # the END row's reason
+            if isinstance(reason, str):
+                out["data"] = {**data, "reason": reason}
         if out.get("seat") is not None and out["seat"] >= 0:
             out["who"] = self.seat(out["seat"])
         return out
+
+    def private(self, key: str, value: Any) -> str:
+        """What only a seat's view holds (`key` in it), in words: the game's own where it has
+        them (the pile a collision spilled), else the value listed."""
+        game = self.words.game
+        if game is not None and game.words.private is not None:
+            said = game.words.private(key, value, lambda line: self.words.say.tr(line))
+            if said is not None:
+                return said
+        return self.values(value)
 
     def values(self, value: Any) -> str:
         """A private value (a hand of card ids, a hidden split) in words."""

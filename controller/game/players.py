@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from controller.game.access import Refusal, Refused
 from controller.game.store import Event, EventKind
+from controller.words.language import Tongue, tongue
 from rules.core import State
 from rules.game import Game
 
@@ -47,6 +48,16 @@ class Player:
     name: str
     colour: str  # a colour name: the game's piece colour, else one of COLOURS
     computer: str = ""  # the computer's level where the computer plays the seat, else ""
+    named: bool = True  # a name someone chose (else the table's own: "Player 2")
+
+    def said(self, say: Tongue) -> Player:
+        """The player as `say`'s language calls them: a chosen name as it is; the table's own
+        ("Player 2", "the computer (green)") in that language."""
+        if self.computer:
+            return replace(self, name=computer_name(self.colour, say))
+        if not self.named:
+            return replace(self, name=default_name(self.seat, say))
+        return self
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -58,8 +69,9 @@ class Player:
         }
 
 
-def default_name(seat: int) -> str:
-    return f"Player {seat + 1}"
+def default_name(seat: int, say: Tongue | None = None) -> str:
+    """A seat's player before anyone names them: "Player 2"."""
+    return (say or tongue()).tr("Player {number}", number=seat + 1)
 
 
 def check_name(name: Any) -> str:
@@ -94,9 +106,25 @@ def chosen(events: Iterable[Event]) -> dict[int, dict[str, str]]:
     return out
 
 
-def computer_name(colour: str) -> str:
+def computer_name(colour: str, say: Tongue | None = None) -> str:
     """What players call a computer seat: "the computer (green)"."""
-    return f"the computer ({colour})"
+    say = say or tongue()
+    return say.tr("the computer ({colour})", colour=colour_word(colour, say))
+
+
+def colour_word(colour: str, say: Tongue) -> str:
+    """A colour's name in `say`'s language (a game's piece colour, or one players pick)."""
+    words = {
+        "teal": say.tr("teal"),
+        "purple": say.tr("purple"),
+        "orange": say.tr("orange"),
+        "pink": say.tr("pink"),
+        "brown": say.tr("brown"),
+        "olive": say.tr("olive"),
+        "slate": say.tr("slate"),
+        "indigo": say.tr("indigo"),
+    }
+    return words.get(colour) or say.known(colour) or colour
 
 
 def players(
@@ -118,7 +146,7 @@ def players(
         colour = game_colour or mine.get("colour") or palette[seat % len(palette)]
         level = mine.get("computer", "")
         name = computer_name(colour) if level else mine.get("name") or default_name(seat)
-        out.append(Player(seat, name, colour, level))
+        out.append(Player(seat, name, colour, level, named=bool(mine.get("name")) and not level))
     return tuple(out)
 
 

@@ -105,8 +105,13 @@ class GameSnapshot:
         (in the words everyone may read, in `language`: a question's options stay with its
         seat)."""
         text = self.verdict_text
-        if language is not Language.EN and self.verdict_public is not None:
-            text = said(self.verdict_public, self.book.speaking(language).words)["text"]
+        seats = list(self.players_json)
+        if language is not Language.EN:
+            spoken = self.book.speaking(language)
+            if self.verdict_public is not None:
+                text = said(self.verdict_public, spoken.words)["text"]
+            if len(spoken.players) == len(seats):  # a seat no one named: "Spieler 2"
+                seats = [p.to_json() for p in spoken.players]
         return {
             "game": None
             if self.game_id is None
@@ -117,7 +122,7 @@ class GameSnapshot:
                 "players": self.players,
                 "current_player": self.current_player,
                 "scores": None if self.scores is None else list(self.scores),
-                "seats": list(self.players_json),
+                "seats": seats,
                 "colour_choice": self.colour_choice,
                 "colours": list(COLOURS) if self.colour_choice else [],
                 "hints": self.hints,
@@ -172,7 +177,7 @@ def take(game: LiveGame, version: int, row: int) -> GameSnapshot:
         host = who.role is Role.HOST
         mine = verdict is not None and (seat if not host else None) == verdict.seat
         seen = state_json(record.id, row, state, view, public)
-        seen["private_words"] = {k: book.values(v) for k, v in seen["private"].items()}
+        seen["private_words"] = {k: book.private(k, v) for k, v in seen["private"].items()}
         seen["phase_words"] = book.words.phase(seen["phase"])
         offered = choices(state, seat, host=host, asked=asked if mine else frozenset())
         by_audience[who] = {

@@ -18,7 +18,7 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
@@ -334,10 +334,15 @@ class EventLog(_Queries):
         return game_id, event
 
     def end_game(
-        self, game_id: int, scores: Sequence[float], reason: str, by: str = "rules"
+        self,
+        game_id: int,
+        scores: Sequence[float],
+        reason: str,
+        by: str = "rules",
+        said: Mapping[str, str] | None = None,
     ) -> Event:
-        """The game's END row: its scores, why it ended in English and who ended it (`by`, an
-        `EndedBy`: the page says the reason again in each language from it)."""
+        """The game's END row: its scores, why it ended in English, who ended it (`by`, an
+        `EndedBy`) and the reason in the other languages (`said`, by language code)."""
         now = self.clock()
         with self._transaction() as db:
             db.execute(
@@ -349,7 +354,7 @@ class EventLog(_Queries):
                 game_id,
                 None,
                 EventKind.END,
-                {"scores": list(scores), "reason": reason, "by": by},
+                {"scores": list(scores), "reason": reason, "by": by, "said": dict(said or {})},
                 now,
             )
 

@@ -274,7 +274,10 @@ class Narrator:
         self._turn = (game_id, seat)
         players = self.game.players
         if len(players) > 1:
-            self.voice.say(self.tongue.tr("{player}, your turn", player=players[seat].name), "turn")
+            self.voice.say(
+                self.tongue.tr("{player}, your turn", player=players[seat].said(self.tongue).name),
+                "turn",
+            )
 
     def _alert(self, event: Event) -> None:
         book = self.game.book
@@ -292,6 +295,7 @@ class Narrator:
         finished = self.game.finished
         if finished is None:
             return
+        finished = self.game.finished_said.get(self.tongue.language, finished)  # its names too
         names = [finished["players"][seat]["name"] for seat in finished["winners"]]
         if not names:
             return

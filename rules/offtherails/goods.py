@@ -61,6 +61,16 @@ def goods_said(items: Sequence[Good], say: Say = same) -> str:
     return "; ".join(words)
 
 
+def private_said(key: str, value: Any, say: Say = same) -> str | None:
+    """What a seat alone sees, in words: the jewels a collision spilled, which it splits
+    ("the jewels to split: a ruby and a rock"); None for anything else."""
+    if key != "move" or not isinstance(value, dict) or not isinstance(value.get("pile"), dict):
+        return None
+    pile = {gem: int(n) for gem, n in value["pile"].items() if int(n)}
+    jewels = jewels_said(pile, say) if pile else say("nothing")
+    return say("the jewels to split: {jewels}").format(jewels=jewels)
+
+
 def _jewels(kind: str, jewels: dict[str, int]) -> list[Good]:
     return [Good(kind, gem.value, int(jewels.get(gem.value, 0))) for gem in Gem
             if jewels.get(gem.value, 0)]  # fmt: skip

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.offtherails.components import Colour, Die, Shape
-from rules.offtherails.goods import goods_said
-from rules.offtherails.missions import Mission
+from rules.offtherails.goods import goods_said, private_said
+from rules.offtherails.missions import MISSION_TITLE, Mission
 from rules.offtherails.physical import (
     REVEAL_SLOT,
     catalogue,
@@ -165,7 +165,10 @@ def words(say: Say = same) -> GameWords:
     return GameWords(  # its squares are named as printed
         places={REVEAL_SLOT: say("the reveal slot")},
         options=OPTIONS,
-        cards={f"{c.value}-{d.value}": names[1] for (c, d), names in carts.items()},
+        cards={
+            **{f"{c.value}-{d.value}": names[1] for (c, d), names in carts.items()},
+            **{mission.value: say(title) for mission, title in MISSION_TITLE.items()},
+        },
         seat_colour=seat_colour,
         pieces=pieces,
         hidden={"split": say("the jewels split into two piles")},
@@ -188,6 +191,7 @@ def words(say: Say = same) -> GameWords:
         },
         end=_ended(say),
         said=words,
+        private=private_said,
     )
 
 

@@ -18,6 +18,8 @@ export function drawHeader(state) {
   const me = $("me");
   me.replaceChildren();
   me.className = "badge";
+  me.dataset.role = state.role || "";  // who this phone is, for a test in any language
+  me.dataset.seat = mySeat === null ? "" : String(mySeat);
   const players = playersOf(state);
   if (state.health) {
     if (mySeat !== null && players[mySeat]) {

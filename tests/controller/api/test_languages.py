@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from controller.game.live import LiveGame
 from controller.referee.observe import Observation
 from rules.physical import PlacedPiece, TableObservation
-from tests.support.api import BareTable, seat_headers, start_game
+from tests.support.api import HOST, BareTable, seat_headers, start_game
 
 NOT_LEGAL = {
     "en": "not a legal move: ",
@@ -117,3 +117,32 @@ def test_the_host_form_names_each_option_in_the_phones_language(client: TestClie
     for game in german.values():  # every label and choice said in German, none left English
         for option, said in zip(game["options"], english[game["name"]]["options"], strict=True):
             assert option["label"] != said["label"] or option["label"] in ("Teams",), option
+
+
+@pytest.mark.parametrize(
+    ("code", "unnamed", "computer"),
+    [
+        ("en", "Player 1", "the computer (purple)"),
+        ("de", "Spieler 1", "der Computer (lila)"),
+        ("fr", "Joueur 1", "l'ordinateur (violet)"),
+        ("es", "Jugador 1", "el ordenador (morado)"),
+    ],
+)
+def test_a_player_no_one_named_is_named_in_the_phones_language(
+    client: TestClient, code: str, unnamed: str, computer: str
+) -> None:
+    """The table's own names ("Player 1", "the computer (purple)") in each language, in the
+    seats, the turn's verdict and the log; a name a person chose stays as it is."""
+    start_game(client, seed=1)
+    named = client.post("/api/seats/1/player", json={"name": "Ann"}, headers=HOST)
+    assert named.status_code == 200, named.text
+    assert (
+        client.post("/api/seats/1/computer", json={"level": "easy"}, headers=HOST).status_code
+        == 200
+    )
+    language = {"Accept-Language": code}
+    seats = client.get("/api/status", headers=language).json()["game"]["seats"]
+    assert [s["name"] for s in seats] == [unnamed, computer]
+    client.post("/api/seats/1/computer", json={"level": None}, headers=HOST)
+    seats = client.get("/api/status", headers=language).json()["game"]["seats"]
+    assert [s["name"] for s in seats] == [unnamed, "Ann"]

@@ -22,8 +22,8 @@ from tests.support.waiting import wait_until
 
 @pytest.mark.parametrize(
     ("language", "turn"),
-    [(Language.DE, "Player 2, du bist dran"), (Language.FR, "Player 2, à toi de jouer"),
-     (Language.ES, "Player 2, te toca"), (Language.EN, "Player 2, your turn")],
+    [(Language.DE, "Spieler 2, du bist dran"), (Language.FR, "Joueur 2, à toi de jouer"),
+     (Language.ES, "Jugador 2, te toca"), (Language.EN, "Player 2, your turn")],
 )  # fmt: skip
 def test_the_table_says_whose_turn_it_is_in_its_language(
     tmp_path: Path, language: Language, turn: str

@@ -100,7 +100,7 @@ def test_a_german_phone_reads_the_scripts_lines_in_german(table: str, browser: A
     try:
         page.goto(table + "/")
         page.wait_for_function("document.querySelector('#turn').textContent.endsWith(' ist dran')")
-        assert page.locator("#turn").inner_text() == "Player 1 ist dran"
+        assert page.locator("#turn").inner_text() == "Spieler 1 ist dran"
         assert page.locator("#me").inner_text() == "Zuschauer"
         assert page.locator("#scores tbody .made").first.inner_text() == "noch nichts"
         page.wait_for_selector("#events li:has-text('Ein neues Spiel beginnt')")

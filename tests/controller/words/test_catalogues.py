@@ -36,8 +36,11 @@ SAME_AS_ENGLISH = {
         "table",
         "place",
         "score",
+        "indigo",  # colours a player may pick
+        "orange",
+        "olive",
     },
-    "de": {"Teams", "Gold"},
+    "de": {"Teams", "Gold", "indigo", "orange"},
     "es": {"no"},
 }
 _VALUE = re.compile(r"\{(\w+)[^}]*\}")
