@@ -41,7 +41,8 @@ from controller.api.workers import shared
 from controller.game.access import Refused
 from controller.game.host_sessions import HostSessions
 from controller.game.store import StoreError
-from controller.words.page import COOKIE, language_of, page_in
+from controller.words.language import COOKIE, language_of
+from controller.words.page import page_in
 
 WEB = Path(__file__).parents[1] / "web"
 PAGE = (WEB / "index.html").read_text()

@@ -22,9 +22,8 @@ from controller.game.access import Asker, SeatTokens
 from controller.game.host_sessions import HostSessions
 from controller.game.owner import GameOwner
 from controller.game.store import LogReader
-from controller.words.language import Language
-from controller.words.page import COOKIE as LANGUAGE_COOKIE
-from controller.words.page import language_of
+from controller.words.language import COOKIE as LANGUAGE_COOKIE
+from controller.words.language import Language, language_of
 
 PIN_TRIES = 5  # wrong PINs from one address within PIN_WINDOW_S before it must wait
 PIN_WINDOW_S = 60.0

@@ -222,7 +222,7 @@ def _view(snap: GameSnapshot, who: Asker, language: Language = Language.EN) -> b
     body = {
         "version": snap.version,
         "row": snap.row,
-        "game": snap.status()["game"],
+        "game": snap.status(language)["game"],  # a seat no one named: in its language
         "finished": snap.finished_in(language),
         "store": snap.status()["store"],  # a full disk: every phone shows it at once
         **snap.for_asker(who, language),

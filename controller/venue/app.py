@@ -29,8 +29,8 @@ from pydantic import BaseModel, Field
 
 from controller.venue.evening import Evening
 from controller.venue.tournament import TournamentError
-from controller.words.language import CODES, Language
-from controller.words.page import COOKIE, language_of, page_in
+from controller.words.language import CODES, COOKIE, Language, language_of
+from controller.words.page import page_in
 
 WEB = Path(__file__).parent / "web"
 WORDS_JS = Path(__file__).parents[1] / "web" / "js" / "words.js"  # the phone page's, shared

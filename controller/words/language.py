@@ -73,6 +73,16 @@ def from_accept_language(header: str | None) -> Language:
     return Language.EN
 
 
+COOKIE = "railtable-language"  # the phone's choice; else its browser's Accept-Language
+
+
+def language_of(cookie: str | None, accept_language: str | None) -> Language:
+    """A phone's language: its choice (the cookie), else its browser's first the table speaks."""
+    if cookie and cookie in CODES:
+        return Language(cookie)
+    return from_accept_language(accept_language)
+
+
 class _English(gettext.NullTranslations):
     """The fallback: the English line itself, each one a catalogue lacked counted."""
 

@@ -17,10 +17,9 @@ from typing import Any, BinaryIO
 
 from babel.messages.mofile import read_mo
 
-from controller.words.language import CODES, DOMAIN, LOCALE, Language, from_accept_language, tongue
+from controller.words.language import DOMAIN, LOCALE, Language, tongue
 
 ATTRIBUTES = ("aria-label", "alt", "title", "placeholder")
-COOKIE = "railtable-language"  # the phone's choice; else its browser's Accept-Language
 _LETTER = re.compile(r"[^\W\d_]")
 _SPACE = re.compile(r"\s+")
 _RAW = {"script", "style"}
@@ -183,10 +182,3 @@ def page_in(language: Language, page: str) -> str:
     out = out.replace('<html lang="en">', f'<html lang="{language.value}">', 1)
     lines = f'<script type="application/json" id="lines">{script_lines(language)}</script>\n'
     return out.replace("</head>", lines + "</head>", 1)
-
-
-def language_of(cookie: str | None, accept_language: str | None) -> Language:
-    """A phone's language: its choice (the cookie), else its browser's first the table speaks."""
-    if cookie and cookie in CODES:
-        return Language(cookie)
-    return from_accept_language(accept_language)

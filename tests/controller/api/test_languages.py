@@ -38,9 +38,10 @@ def _wrong_minecart(table: BareTable) -> None:
     table.owner.call_sync(lay)
 
 
-# the keys of what is said, in each language its own (a score part's "what", a hand's words too)
+# the keys of what is said, in each language its own (a score part's "what", a hand's words, a
+# player no one named)
 WORD_KEYS = {"text", "words", "who", "places", "place", "label", "help", "choices_words",
-             "what", "private_words", "phase_words"}  # fmt: skip
+             "what", "private_words", "phase_words", "name"}  # fmt: skip
 
 
 def _without_words(value: Any) -> Any:

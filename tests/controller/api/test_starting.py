@@ -55,6 +55,30 @@ def test_the_starting_app_answers_status_page_and_503() -> None:
         assert refused.json()["starting"] is True
 
 
+def test_the_starting_page_speaks_the_phones_language() -> None:
+    """By the browser's Accept-Language, or the phone's own choice (its cookie) before it."""
+
+    async def asked() -> list[httpx.Response]:
+        async with _asgi(starting_app) as client:
+            german = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.8"}
+            return [
+                await client.get("/", headers=german),
+                await client.get("/api/status", headers={"Accept-Language": "fr"}),
+                await client.get("/", headers={**german, "Cookie": "railtable-language=es"}),
+                await client.get("/api/games", headers=german),
+                await client.get("/", headers={"Cookie": "railtable-language=<x>; bad"}),
+            ]
+
+    german, french, spanish, refused, odd = asyncio.run(asked())
+    assert '<html lang="de">' in german.text and "Der Tisch startet" in german.text
+    assert "The table is starting" not in german.text
+    assert french.json()["detail"] == "la table démarre"
+    assert french.json()["starting"] is True and french.json()["state"] == "starting"
+    assert '<html lang="es">' in spanish.text and "La mesa está arrancando" in spanish.text
+    assert refused.status_code == 503 and refused.json()["detail"] == "der Tisch startet"
+    assert '<html lang="en">' in odd.text and "The table is starting" in odd.text
+
+
 def test_the_handover_answers_with_the_full_app_once_ready(tmp_path: Path) -> None:
     handover = Handover()
     control = BareTable(tmp_path / "log.sqlite3")
