@@ -53,3 +53,6 @@ class GameWords:
     # what only a seat's view holds, in words, by its key in the view (the pile a collision
     # spilled, which its seat splits); None where the game has none for that key
     private: Callable[[str, Any, Say], str | None] | None = None
+    # the game's title in these words where it describes the game rather than being printed on
+    # a box (the race's seed has none): None keeps the published title in every language
+    title: str | None = None

@@ -22,6 +22,7 @@ from controller.game.computers import ComputerPlayers, Hint
 from controller.game.phrasing import Phrasebook, book_for
 from controller.game.privacy import event_for
 from controller.game.store import MAX_ROWS, Event, EventKind
+from controller.words.book import game_title
 from controller.words.language import Language, tongue
 from rules.core import Option
 from rules.game import Game
@@ -47,7 +48,7 @@ async def available(language: Spoken) -> list[dict[str, Any]]:
     return [
         {
             "name": info.name,
-            "title": info.title,
+            "title": game_title(info, language),
             "min_players": info.min_players,
             "max_players": info.max_players,
             "options": [option_json(info, o, say) for o in info.options],

@@ -7,12 +7,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query
 from fastapi import Path as FastPath
 
-from controller.api.deps import TableDep
+from controller.api.deps import Spoken, TableDep
 from controller.api.models import MAX_ID
 from controller.api.workers import in_worker
 from controller.game.phrasing import book_for
 from controller.game.replay import Replays, StepBeyond
 from controller.game.store import MAX_ROWS
+from controller.words.book import game_title
 from rules.registry import GAMES, game_named
 
 router = APIRouter()
@@ -20,7 +21,7 @@ REPLAYS = Replays()
 
 
 @router.get("/api/games", summary="Finished games with their final scores")
-async def finished(table: TableDep) -> list[dict[str, Any]]:
+async def finished(table: TableDep, language: Spoken) -> list[dict[str, Any]]:
     def read() -> list[tuple[Any, list[str]]]:
         return [
             (g, [p.name for p in book_for(g, table.reader.player_rows(g.id)).players])
@@ -32,7 +33,7 @@ async def finished(table: TableDep) -> list[dict[str, Any]]:
         {
             "id": g.id,
             "game": g.game,
-            "title": game_named(g.game).title if g.game in GAMES else g.game,
+            "title": game_title(game_named(g.game), language) if g.game in GAMES else g.game,
             "players": g.options.get("players"),
             "started_at": g.started_at,
             "ended_at": g.ended_at,
@@ -50,6 +51,7 @@ async def finished(table: TableDep) -> list[dict[str, Any]]:
 async def replay(
     game_id: Annotated[int, FastPath(ge=1, le=MAX_ID)],
     table: TableDep,
+    language: Spoken,
     step: Annotated[int, Query(ge=0, le=100_000)] = 0,
 ) -> dict[str, Any]:
     def show() -> dict[str, Any]:
@@ -61,7 +63,9 @@ async def replay(
                 409, f"game {game_id} is still being played: replays are of ended games"
             )
         try:
-            return REPLAYS.step(record, table.reader.events(game_id, limit=MAX_ROWS), step)
+            return REPLAYS.step(
+                record, table.reader.events(game_id, limit=MAX_ROWS), step, language
+            )
         except StepBeyond as error:
             raise HTTPException(404, str(error)) from None
 

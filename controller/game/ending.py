@@ -80,6 +80,7 @@ def end_screens(
         )
         screens[language] = {
             **common,
+            "title": said.words.title or game.info.title,
             "players": [p.to_json() for p in said.players],
             "reason": why_ended(game, said, by),
             "score_parts": [

@@ -12,6 +12,7 @@ from controller.game.snapshot import table_json
 from controller.game.store import Event, GameRecord, moves
 from controller.referee.judge import Referee
 from controller.referee.tables import Pieces, changed_locations
+from controller.words.language import Language
 from rules.core import CHANCE
 from rules.registry import game_named, new_game
 
@@ -33,8 +34,15 @@ class Replays:
                 self._referees[game] = Referee(game_named(game))
             return self._referees[game]
 
-    def step(self, record: GameRecord, events: list[Event], step: int) -> dict[str, Any]:
-        """The table after the `step`th players' move (0: the start), in words for everyone."""
+    def step(
+        self,
+        record: GameRecord,
+        events: list[Event],
+        step: int,
+        language: Language = Language.EN,
+    ) -> dict[str, Any]:
+        """The table after the `step`th players' move (0: the start), in words for everyone,
+        said in `language`."""
         info = game_named(record.game)
         played = moves(events)
         steps = sum(1 for m in played if m.seat is not None and m.seat != CHANCE)
@@ -58,19 +66,21 @@ class Replays:
             if players_move:
                 done += 1
                 shown = state.action_view(action, actor, None)
-        book = book_for(record, events)
+        book = book_for(record, events).speaking(language)
         moved: list[str] = []
         if step > 0:
             moved = sorted(changed_locations(before, referee.table_of(state)))
         return {
             "game_id": record.id,
-            "title": info.title,
+            "title": book.words.title or info.title,
             "steps": steps,
             "step": step,
             "seat": None if actor == CHANCE else actor,
             "who": None if actor == CHANCE else book.seat(actor),
             "players": [p.to_json() for p in book.players],
-            "text": book.words.seen_action(shown) if shown is not None else "the start",
+            "text": book.words.seen_action(shown)
+            if shown is not None
+            else book.words.say.tr("the start"),
             "scores": state.scores(),
             "table": table_json(
                 info, state, referee, book, marked=[], alert=False, last_move=moved

@@ -106,8 +106,10 @@ class GameSnapshot:
         seat)."""
         text = self.verdict_text
         seats = list(self.players_json)
+        title = self.title
         if language is not Language.EN:
             spoken = self.book.speaking(language)
+            title = spoken.words.title or title
             if self.verdict_public is not None:
                 text = said(self.verdict_public, spoken.words)["text"]
             if len(spoken.players) == len(seats):  # a seat no one named: "Spieler 2"
@@ -118,7 +120,7 @@ class GameSnapshot:
             else {
                 "id": self.game_id,
                 "name": self.game,
-                "title": self.title,
+                "title": title,
                 "players": self.players,
                 "current_player": self.current_player,
                 "scores": None if self.scores is None else list(self.scores),

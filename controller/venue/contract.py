@@ -15,7 +15,7 @@ from controller.game.access import Asker
 from controller.game.privacy import event_for, verdict_for
 from controller.game.snapshot import GameSnapshot
 from controller.game.store import Event, EventKind
-from controller.words.book import Book
+from controller.words.book import Book, game_title
 from controller.words.language import Language, Tongue, tongue
 from controller.words.verdicts import said
 from rules.core import State
@@ -224,7 +224,8 @@ def event_words(payload: JsonDict, say: Tongue | None = None) -> str:
     game = str(game) if game is not None else None
     if kind == EventKind.START.value:
         info = GAMES.get(str(game))
-        return say.tr("a game of {title} began", title=info.title if info else game)
+        title = game_title(info, say.language) if info else game
+        return say.tr("a game of {title} began", title=title)
     if kind == EventKind.END.value:
         scores = ", ".join(f"{s:g}" for s in data.get("scores", []))
         return say.tr("game over ({scores})", scores=scores)

@@ -26,6 +26,7 @@ from typing import Any
 from controller.venue import tournament as tmt
 from controller.venue.contract import VERSION, event_words, help_reasons
 from controller.venue.standings import Finished, games_csv, standings, standings_csv
+from controller.words.book import game_title
 from controller.words.language import Language, Tongue, tongue
 from rules.registry import GAMES
 
@@ -37,6 +38,15 @@ CREATE TABLE IF NOT EXISTS tables (tbl TEXT PRIMARY KEY, state TEXT, online TEXT
 CREATE TABLE IF NOT EXISTS tournament (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL);
 """
 RECENT = 6  # events shown per table
+
+
+def retitled(item: JsonDict, language: Language, key: str = "game") -> JsonDict:
+    """`item` with its game's title in `language` (the game named by `item[key]`): a title we
+    gave a game is said in the reader's language, a published one stays as printed."""
+    info = GAMES.get(str(item.get(key)))
+    if info is None or language is Language.EN:
+        return item
+    return {**item, "title": game_title(info, language)}
 
 
 def _title(game: str | None) -> str:
@@ -99,7 +109,7 @@ class TableLine:
         return {
             "table": self.name,
             "online": self.online,
-            "game": state.get("game"),
+            "game": retitled(game, say.language, "name") if game else state.get("game"),
             "health": state.get("health"),
             "alert": state.get("alert"),
             "help": help_list,
@@ -319,18 +329,27 @@ class Evening:
                 return cached[1]
             now, say = self.clock(), tongue(language)
             lines = [self.tables[n].to_json(now, say) for n in sorted(self.tables, key=_natural)]
+            ranked = standings(self.finished)
+            tournament = None if self.tournament is None else self.tournament.to_json()
+            if tournament is not None:
+                tournament["rounds"] = [retitled(r, language) for r in tournament["rounds"]]
             view = {
                 "v": VERSION,
                 "version": self.version,
                 "tables": lines,
                 "needing_help": [t["table"] for t in lines if t["needs_help"]],
-                "finished": [g.to_json() for g in reversed(self.finished[-50:])],
-                "standings": standings(self.finished),
-                "tournament": None if self.tournament is None else self.tournament.to_json(),
+                "finished": [
+                    retitled(g.to_json(), language) for g in reversed(self.finished[-50:])
+                ],
+                "standings": {
+                    **ranked,
+                    "games": [retitled(g, language) for g in ranked["games"]],
+                },
+                "tournament": tournament,
                 "games": [
                     {
                         "name": i.name,
-                        "title": i.title,
+                        "title": game_title(i, language),
                         "min_players": i.min_players,
                         "max_players": i.max_players,
                     }

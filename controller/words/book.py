@@ -34,6 +34,7 @@ class Book:
     say: Tongue = field(default_factory=tongue)  # the language its lines are said in
     game: Game[Any] | None = field(default=None, compare=False, repr=False)  # whose words
     phases: Mapping[str, str] = field(default_factory=dict)  # the page's badge for each phase
+    title: str = ""  # the game's title in the book's language (a published one as printed)
 
     def speaking(self, language: Language) -> Book:
         """The same book, its lines said in `language` (and the game's names too, where its
@@ -222,7 +223,13 @@ def _book(
     hidden = {} if plain else dict(words.hidden)
     pieces = {e.piece: e for e in entries}
     phases = {} if plain else dict(words.phases)
-    return Book(names, seats, pieces, codec.parse, hidden, plain, say, info, phases)
+    title = words.title or info.title
+    return Book(names, seats, pieces, codec.parse, hidden, plain, say, info, phases, title)
+
+
+def game_title(info: Game[Any], language: Language) -> str:
+    """A game's title in `language`: a published title as printed, ours said in the language."""
+    return Book.of(info).speaking(language).title or info.title
 
 
 def the(words: str) -> str:

@@ -127,6 +127,7 @@ def words(say: Say = same) -> GameWords:
             "over": say("game over"),
         },
         said=words,
+        title=say("Dwarf Mine-Wagon Race"),  # the seed names no title: ours is said, not printed
     )
 
 

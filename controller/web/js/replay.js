@@ -12,9 +12,10 @@ export async function replay(id, game, step) {
   if (!r) return;
   shown = {...r, game};
   $("replay").hidden = false;
-  $("replay-title").textContent = `${r.title}, game ${r.game_id}`;
-  $("replay-where").textContent = `step ${r.step} of ${r.steps}: ` + (r.seat === null ? r.text : `${r.who}: ${r.text}`) +
-    ` · scores ${r.scores.join(" / ")}`;
+  $("replay-title").textContent = tr("{game}, game {number}", {game: r.title, number: r.game_id});
+  const what = r.seat === null ? r.text : tr("{player}: {what}", {player: r.who, what: r.text});
+  $("replay-where").textContent = tr("step {step} of {steps}: {what} · scores {scores}",
+    {step: r.step, steps: r.steps, what, scores: r.scores.join(" / ")});
   $("replay-step").max = r.steps;
   $("replay-step").value = r.step;
   drawBoard($("replay-mat"), r.table, look, null);

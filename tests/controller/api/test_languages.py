@@ -41,7 +41,7 @@ def _wrong_minecart(table: BareTable) -> None:
 # the keys of what is said, in each language its own (a score part's "what", a hand's words, a
 # player no one named)
 WORD_KEYS = {"text", "words", "who", "places", "place", "label", "help", "choices_words",
-             "what", "private_words", "phase_words", "name"}  # fmt: skip
+             "what", "private_words", "phase_words", "name", "title"}  # fmt: skip
 
 
 def _without_words(value: Any) -> Any:
@@ -147,3 +147,26 @@ def test_a_player_no_one_named_is_named_in_the_phones_language(
     client.post("/api/seats/1/computer", json={"level": None}, headers=HOST)
     seats = client.get("/api/status", headers=language).json()["game"]["seats"]
     assert [s["name"] for s in seats] == [unnamed, "Ann"]
+
+
+def test_the_title_we_gave_a_game_is_said_in_the_phones_language(client: TestClient) -> None:
+    """The race's seed names no title, so ours is said in each language; the three published
+    titles stay as printed: in the host's list, the status, the finished games and the replay."""
+    german = {"Accept-Language": "de"}
+    titles = {
+        g["name"]: g["title"] for g in client.get("/api/games/available", headers=german).json()
+    }
+    assert titles == {
+        "offtherails": "Off the Rails",
+        "trickoftherails": "Trick of the Rails",
+        "derailed": "Derailed!",
+        "minewagons": "Zwergen-Grubenwagenrennen",
+    }
+    start_game(client, "minewagons", seed=1)
+    assert client.get("/api/status", headers=german).json()["game"]["title"] == titles["minewagons"]
+    assert client.get("/api/status").json()["game"]["title"] == "Dwarf Mine-Wagon Race"
+    assert client.post("/api/games/current/end", headers=HOST).status_code == 200
+    (finished,) = client.get("/api/games", headers={"Accept-Language": "fr"}).json()
+    assert finished["title"] == "Course de wagonnets des nains"
+    replay = client.get(f"/api/games/{finished['id']}/replay?step=0", headers=german).json()
+    assert (replay["title"], replay["text"]) == ("Zwergen-Grubenwagenrennen", "der Anfang")

@@ -67,3 +67,24 @@ def test_the_page_and_the_csv_speak_the_asker_language() -> None:
     view = client.get("/api/venue", headers={"Accept-Language": "de"}).json()
     said = " ".join(view["tables"][0]["help"] + [r["text"] for r in view["tables"][0]["recent"]])
     assert english_in(said, ("Off the Rails",)) == [], said
+
+
+def test_the_venue_says_the_race_by_its_title_in_the_readers_language() -> None:
+    """The title we gave the race in the tables, the games list, the finished games, the
+    standings and the ticker; a published title as printed."""
+    evening = Evening()
+    game = {"id": 3, "name": "minewagons", "title": "Dwarf Mine-Wagon Race", "players": [],
+            "current_player": 0, "scores": [0, 0], "is_over": False}  # fmt: skip
+    evening.take_state("t1", {"from": 0, "published_to": 0, "game": game, "health": None,
+                              "alert": None, "help": []})  # fmt: skip
+    start: dict[str, Any] = {"v": 1, "id": 1, "prev": 0, "game_id": 3, "game": "minewagons",
+                             "at": 1.0, "sent": 1.0, "seat": None, "kind": "start",
+                             "data": {}}  # fmt: skip
+    evening.take_event("t1", start)
+    spanish = evening.view(Language.ES)
+    race = "Carrera de vagonetas de enanos"
+    assert spanish["tables"][0]["game"]["title"] == race
+    assert spanish["tables"][0]["recent"][0]["text"] == f"empezó una partida de {race}"
+    assert {g["name"]: g["title"] for g in spanish["games"]}["derailed"] == "Derailed!"
+    assert {g["name"]: g["title"] for g in spanish["games"]}["minewagons"] == race
+    assert evening.view()["tables"][0]["game"]["title"] == "Dwarf Mine-Wagon Race"
