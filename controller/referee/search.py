@@ -409,11 +409,20 @@ class _Walk:
             shows = shows or bool(shown & query.changed)
         else:
             as_laid, shown = after, moved
-        if step in (StepKind.BY_HAND, StepKind.SEEN_DRAW) and not (
-            self.progress(path.table, after, moved)
-            or (laid is not None and self.progress(path.table, as_laid, shown))
-        ):
-            return None  # a hand's action must make a changed location look as it does
+        closer = self.progress(path.table, after, moved) or (
+            laid is not None and self.progress(path.table, as_laid, shown)
+        )  # a hand's action must make a changed location look as it does
+        if step is StepKind.SEEN_DRAW and not closer:
+            return None
+        if step is StepKind.BY_HAND and not (
+            closer
+            and (
+                self._own_progress(path, action, after, moved)
+                or (laid is not None and self._own_progress(path, action, as_laid, shown))
+            )
+        ):  # ... and where it names changed locations, one of those: a wrong tile laid is no
+            # reading because the minecart it set off left a changed square
+            return None
         target = query.changed | query.pending
         off = (path.off - moved) | frozenset(
             n for n in moved - target if after.get(n, ()) != query.base_table.get(n, ())
@@ -443,6 +452,15 @@ class _Walk:
         ):
             child = dataclasses.replace(child, asked=len(path.actions))
         return seen, looks, child
+
+    def _own_progress(
+        self, path: Path, action: Action, after: dict[str, Pieces], moved: frozenset[str]
+    ) -> bool:
+        """Whether a hand's action brings one of the changed locations it names (and moves)
+        closer to what is seen there, or names none: its consequences elsewhere (a minecart
+        set off by the turn's last action) do not make a wrong piece on its own square right."""
+        own = moved & self.query.changed & field_values(action)
+        return not own or self.progress(path.table, after, own)
 
     def _under_a_hand(self, action: Action, step: StepKind) -> bool:
         """Whether a hand's action names covered locations alone (a tile laid under a hand)."""
