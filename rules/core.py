@@ -87,7 +87,10 @@ class Visibility(StrEnum):
     """How the referee can learn that an action was taken.
 
     TABLE: the action changes what lies on the table, so the camera or sensor board sees it (a
-    chance outcome marked TABLE can be observed: a card turned face up in a reveal slot).
+    chance outcome marked TABLE can be observed: a card turned face up in a reveal slot). What
+    it lays on the locations it names (`Action.LOCATIONS`) follows from what lies there and who
+    lays it (a tile of her colour), not from elsewhere in the state: the referee's search counts
+    on it (a tile laid wrong on a square is wrong from every node where the square is the same).
     IMPLIED: no sensor sees it, but a visible change that follows proves it (the end of an action
     phase, once a minecart has visibly moved); the referee may take it as part of a sequence.
     INPUT: a decision nothing on the table shows (which jewel, a hidden split, a speed change): a

@@ -118,6 +118,7 @@ class Shared:
     # search again with inputs the rules did not wait for walks the first one's again
 
 
+_Local = tuple[int | None, Action, tuple[Pieces, ...]]  # `_Walk._local`
 _Child = tuple[Any, Any, Path, Known] | None  # a step tried: (transposition key, input's
 # looks, the path one step longer, the node it leads to), or None where the step is no step
 # (refused, or it shows nowhere)
@@ -191,6 +192,9 @@ class _Walk:
         self.visited = set()  # the same actions in another order leaving the same table: once
         self.nodes = 0
         self.found: list[Candidate] = []
+        self.wrong_here: set[_Local] = set()  # a hand's action that left the changed
+        # locations it names no closer to how they look, by who acted and what lay there: from
+        # another node with the same, it is no step either, and the rules are not asked again
         self.hands = limits.max_table_actions  # actions that show on the table, in one sequence
         self.under_bound = limits.most_table_actions  # hands' actions seen nowhere, at most
         self.under_cut = False  # a sequence was cut short by `under_bound`
@@ -359,6 +363,13 @@ class _Walk:
         """One step from the node the state is at, worked out with the rules (see `_Child`)."""
         seat = known.seat
         entry = known.children.get(action)
+        if (
+            entry is None
+            and step is StepKind.BY_HAND
+            and self.wrong_here
+            and self._local(path, action, seat) in self.wrong_here
+        ):
+            return None  # no closer where it acts, as from another node (`wrong_here`)
         if entry is None:  # no search from this state has tried it yet
             self.goto(path.actions)
             rules = self._rules_of(action, step is StepKind.BY_HAND)
@@ -415,13 +426,14 @@ class _Walk:
         if step is StepKind.SEEN_DRAW and not closer:
             return None
         if step is StepKind.BY_HAND and not (
-            closer
-            and (
-                self._own_progress(path, action, after, moved)
-                or (laid is not None and self._own_progress(path, action, as_laid, shown))
-            )
+            self._own_progress(path, action, after, moved)
+            or (laid is not None and self._own_progress(path, action, as_laid, shown))
         ):  # ... and where it names changed locations, one of those: a wrong tile laid is no
             # reading because the minecart it set off left a changed square
+            if laid is None:
+                self.wrong_here.add(self._local(path, action, seat))
+            return None
+        if step is StepKind.BY_HAND and not closer:
             return None
         target = query.changed | query.pending
         off = (path.off - moved) | frozenset(
@@ -452,6 +464,12 @@ class _Walk:
         ):
             child = dataclasses.replace(child, asked=len(path.actions))
         return seen, looks, child
+
+    def _local(self, path: Path, action: Action, seat: int | None) -> _Local:
+        """A hand's action by who acts and what lies on the changed locations it names: what
+        it does there (`Action`: a hand's action lays its pieces from those alone)."""
+        named = field_values(action) & self.query.changed
+        return seat, action, tuple(path.table.get(n, ()) for n in sorted(named))
 
     def _own_progress(
         self, path: Path, action: Action, after: dict[str, Pieces], moved: frozenset[str]
