@@ -358,6 +358,19 @@ def test_a_finished_game_is_replayed_step_by_step(quiet_table: str, browser: obj
     assert "south" in page.locator("#replay-where").inner_text()
     assert page.eval_on_selector("#replay-mat", "svg => svg.childElementCount") > 100
     page.screenshot(path=str(ARTIFACTS / "phone-replay.png"), full_page=True)
+    german = browser.new_page(viewport={"width": 390, "height": 844}, locale="de-DE")  # type: ignore[attr-defined]
+    german.goto(quiet_table + "/")
+    german.locator("#history summary").click()
+    german.get_by_role("button", name="Ansehen").first.click()
+    german.wait_for_function(
+        "document.querySelector('#replay-where').textContent.includes('Schritt 0 von 1')"
+    )
+    german.click("#replay-next")
+    german.wait_for_function(
+        "document.querySelector('#replay-where').textContent.includes('Schritt 1 von 1')"
+    )
+    assert "Partie" in german.locator("#replay-title").inner_text()
+    assert "Süden" in german.locator("#replay-where").inner_text()
 
 
 def test_a_phone_that_lost_its_connection_catches_up_by_itself(
