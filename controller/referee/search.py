@@ -468,8 +468,9 @@ class _Walk:
     def _local(self, path: Path, action: Action, seat: int | None) -> _Local:
         """A hand's action by who acts and what lies on the changed locations it names: what
         it does there (`Action`: a hand's action lays its pieces from those alone)."""
-        named = field_values(action) & self.query.changed
-        return seat, action, tuple(path.table.get(n, ()) for n in sorted(named))
+        changed, table = self.query.changed, path.table
+        named = text_values(type(action))(action)  # in the action's own order: one key each
+        return seat, action, tuple(table.get(n, ()) for n in named if n in changed)
 
     def _own_progress(
         self, path: Path, action: Action, after: dict[str, Pieces], moved: frozenset[str]
@@ -477,8 +478,9 @@ class _Walk:
         """Whether a hand's action brings one of the changed locations it names (and moves)
         closer to what is seen there, or names none: its consequences elsewhere (a minecart
         set off by the turn's last action) do not make a wrong piece on its own square right."""
-        own = moved & self.query.changed & field_values(action)
-        return not own or self.progress(path.table, after, own)
+        changed = self.query.changed
+        own = [n for n in text_values(type(action))(action) if n in moved and n in changed]
+        return not own or self.progress(path.table, after, frozenset(own))
 
     def _under_a_hand(self, action: Action, step: StepKind) -> bool:
         """Whether a hand's action names covered locations alone (a tile laid under a hand)."""
