@@ -41,6 +41,29 @@ def test_the_table_says_whose_turn_it_is_in_its_language(
         service.stop()
 
 
+def test_the_german_table_names_the_winners_it_never_heard_named(tmp_path: Path) -> None:
+    """The end of a game where no one named a seat: the winners by the table's own German
+    names, never "Player 1"."""
+    service = TableService(ServiceSettings(data_dir=tmp_path, pin="2468", players=2, seed=1,
+                                           board="none", camera="none", bots=False,
+                                           language=Language.DE))  # fmt: skip
+    speaker = Written()
+    service.speak_with(speaker)
+    service.start(thread=False)
+    try:
+        _play_until_seat(service.game, 1)
+        service.game.end()
+        wait_until(
+            lambda: (
+                speaker.lines and speaker.lines[-1].endswith(("gewinnt!", "gewinnen gemeinsam!"))
+            ),
+            what=speaker.lines,
+        )
+        assert "Spieler " in speaker.lines[-1] and "Player" not in speaker.lines[-1]
+    finally:
+        service.stop()
+
+
 def test_the_language_setting_is_checked(tmp_path: Path) -> None:
     config = tmp_path / "railtable.toml"
     assert load_config(None).language is Language.EN
