@@ -24,7 +24,13 @@ REPLAYS = Replays()
 async def finished(table: TableDep, language: Spoken) -> list[dict[str, Any]]:
     def read() -> list[tuple[Any, list[str]]]:
         return [
-            (g, [p.name for p in book_for(g, table.reader.player_rows(g.id)).players])
+            (
+                g,
+                [
+                    p.name
+                    for p in book_for(g, table.reader.player_rows(g.id)).speaking(language).players
+                ],
+            )
             for g in table.reader.games(True)
         ]
 

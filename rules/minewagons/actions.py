@@ -126,6 +126,17 @@ class MoveWagon(Action):
     start: str
     to: str
 
+    def words(
+        self,
+        named: Callable[[str], str] | None = None,
+        seats: Callable[[int], str] | None = None,
+        say: Say = same,
+    ) -> str:
+        if self.to != GOAL:
+            return super().words(named, seats, say)
+        start = named(self.start) if named else self.start  # "goal" is no square: say where
+        return say("move the wagon from {start} beyond the far end").format(start=start)
+
 
 @dataclass(frozen=True)
 class ReturnWagon(Action):

@@ -168,5 +168,6 @@ def test_the_title_we_gave_a_game_is_said_in_the_phones_language(client: TestCli
     assert client.post("/api/games/current/end", headers=HOST).status_code == 200
     (finished,) = client.get("/api/games", headers={"Accept-Language": "fr"}).json()
     assert finished["title"] == "Course de wagonnets des nains"
+    assert finished["names"] == ["Joueur 1", "Joueur 2"]  # no one named them
     replay = client.get(f"/api/games/{finished['id']}/replay?step=0", headers=german).json()
     assert (replay["title"], replay["text"]) == ("Zwergen-Grubenwagenrennen", "der Anfang")

@@ -35,6 +35,7 @@ CODES = {
     "a kind for a card": re.compile(r"\bdrew: draw\b"),
     "a hidden row by its kind": re.compile(r"^[a-z_]+ \(hidden\)$"),
     "snake_case": re.compile(r"\b[a-z]+_[a-z_]+\b"),
+    "the race's goal by its id": re.compile(r"\bto goal\b"),
     "plural": re.compile(r"(?<![\d.])\b1 (?!of\b)(?:[A-Z][\w&]* )?[a-z]+s\b"),
 }
 SAID = {
