@@ -467,7 +467,7 @@ class _Walk:
 
     def _local(self, path: Path, action: Action, seat: int | None) -> _Local:
         """A hand's action by who acts and what lies on the changed locations it names: what
-        it does there (`Action`: a hand's action lays its pieces from those alone)."""
+        it does there (`rules.core.Visibility.TABLE`: it lays its pieces from those alone)."""
         changed, table = self.query.changed, path.table
         named = text_values(type(action))(action)  # in the action's own order: one key each
         return seat, action, tuple(table.get(n, ()) for n in named if n in changed)
