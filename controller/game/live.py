@@ -27,7 +27,7 @@ from controller.game.access import (
     only_host,
 )
 from controller.game.draws import draw_question
-from controller.game.ending import EndedBy, end_screens, ended_by, why_ended
+from controller.game.ending import EndedBy, end_screens, ended_by
 from controller.game.opened import Change, OpenGame
 from controller.game.phrasing import Phrasebook
 from controller.game.players import TABLE_ROW, Player
@@ -145,14 +145,15 @@ class LiveGame:
         screen is kept in every language until another game starts."""
         game = self.opened()
         scores = game.state.scores()
-        reason = why_ended(game, self.book, by)  # English, as the log keeps it
+        screens = end_screens(game, self.players, self.book, by)  # why, in every language
+        reason = screens[Language.EN]["reason"]  # English, as the log keeps it
         said = {  # and in each other language, for the page's list of what happened
-            language.value: why_ended(game, self.book.speaking(language), by)
-            for language in Language
+            language.value: screen["reason"]
+            for language, screen in screens.items()
             if language is not Language.EN
         }
         event = self._stored(lambda: self.log.end_game(game.record.id, scores, reason, by, said))
-        self._finish(game, by)
+        self.finished, self.finished_said = screens[Language.EN], screens
         self._publish([event])
         self.left_on_table, self.open, self.verdict = game.table, None, None
         self._publish([])
