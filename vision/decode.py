@@ -60,12 +60,16 @@ class TallTop:
 
 @dataclass(frozen=True)
 class Seen:
-    """One location as read: its crop, the markers standing on it (with their detections), a
-    neighbour's tall top seen over it, ids seen floating above the board, its own tall tops,
-    and how big each marker read was seen against its printed size."""
+    """One location as read: its crop at the judging scale (`look`), at the reading scale if
+    something dark lay on it (`crop`, else None: `frame` gives it when asked), the markers
+    standing on it (with their detections, in `crop`'s pixels), a neighbour's tall top seen
+    over it, ids seen floating above the board, its own tall tops, and how big each marker read
+    was seen against its printed size."""
 
     rect: Rect
-    crop: Image
+    look: Image
+    crop: Image | None
+    frame: Image
     found: tuple[tuple[MarkerReading, DetectedMarker], ...]
     foreign: tuple[DetectedMarker, ...]
     held: tuple[int, ...]
@@ -151,15 +155,18 @@ class LocationDecoder:
         """The markers standing on `rect` (a tall piece's top looked for where the camera sees
         it), those seen that float above the board, and its crop."""
         s = self.settings
-        crop = self.warper.crop(frame, rect, s.px_per_mm, s.margin_mm)
-        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        # what is not a marker is judged at the judging scale, warped to it from the frame
+        # (a quarter of the pixels); the reading scale only where something dark lies
+        look = self.warper.crop(frame, rect, self._judging.px_per_mm, s.margin_mm)
         self._foreign = []
         self._held = []
         self._scales = []
         found: list[tuple[MarkerReading, DetectedMarker]] = []
-        darkest_px, brightest_px = cv2.minMaxLoc(gray)[:2]
-        if darkest_px <= s.marker_dark * brightest_px:
+        crop = None
+        if self._dark(look):
             # something dark lies here (a marker's black border, or anything else): look
+            crop = self.warper.crop(frame, rect, s.px_per_mm, s.margin_mm)
+            gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
             found = self._markers(gray, rect, rect)
             if not found and not self._held:
                 # a small marker under a soft lens: try once more on a sharpened crop
@@ -173,7 +180,9 @@ class LocationDecoder:
         )
         return Seen(
             rect,
+            look,
             crop,
+            frame,
             tuple(found),
             tuple(self._foreign),
             tuple(self._held),
@@ -253,30 +262,28 @@ class LocationDecoder:
         read again, at the reading scale) and the tall tops seen over it in that crop's pixels,
         and where tall pieces' bodies fall on it."""
         found = list(seen.found)
-        if not found:
-            bodies = self._silhouettes(seen.crop.shape[:2], seen.rect, tops, self.settings)
-            if bodies.any():
-                # a neighbour's tall piece may lean over this piece's sticker and hide its white
-                # quiet zone: its coloured body then merges with the marker's black border and
-                # OpenCV finds no square; read again with that body painted white
-                found = self._behind_tall(seen.crop, seen.rect, bodies, tops)
-        crop, foreign = seen.crop, list(seen.foreign)
-        k = self._judging.px_per_mm / self.settings.px_per_mm
+        s = self.settings
+        look = self._silhouettes(seen.look.shape[:2], seen.rect, tops, self._judging)
+        if not found and look.any():
+            # a neighbour's tall piece may lean over this piece's sticker and hide its white
+            # quiet zone: its coloured body then merges with the marker's black border and
+            # OpenCV finds no square; read again with that body painted white
+            crop = seen.crop
+            if crop is None:
+                crop = self.warper.crop(seen.frame, seen.rect, s.px_per_mm, s.margin_mm)
+            bodies = self._silhouettes(crop.shape[:2], seen.rect, tops, s)
+            found = self._behind_tall(crop, seen.rect, bodies, tops)
+        foreign = list(seen.foreign)
+        # both crops sample their pixel i at i / px_per_mm from the same corner
+        k = self._judging.px_per_mm / s.px_per_mm
         if k != 1.0:
-            h, w = crop.shape[:2]
-            crop = cv2.resize(crop, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA)
 
             def scaled(m: DetectedMarker) -> DetectedMarker:
-                return DetectedMarker(m.marker_id, ((m.corners + 0.5) * k - 0.5).astype(np.float32))
+                return DetectedMarker(m.marker_id, (m.corners * k).astype(np.float32))
 
             found = [(r, scaled(m)) for r, m in found]
             foreign = [scaled(m) for m in foreign]
-        return (
-            crop,
-            found,
-            foreign,
-            self._silhouettes(crop.shape[:2], seen.rect, tops, self._judging),
-        )
+        return seen.look, found, foreign, look
 
     def _behind_tall(
         self, crop: Image, rect: Rect, bodies: Image, tops: Sequence[TallTop]
@@ -332,6 +339,16 @@ class LocationDecoder:
         finally:
             self._foreign, self._held, self._scales = foreign, held, scales
 
+    def _dark(self, frame: Image, rect: Rect | None = None) -> bool:
+        """Whether something dark lies on `rect`'s crop at the judging scale (or on `frame`,
+        that crop): no pixel darker than `marker_dark` of its brightest means no marker's black
+        border, and no marker to look for."""
+        look = frame
+        if rect is not None:
+            look = self.warper.crop(frame, rect, self._judging.px_per_mm, self.settings.margin_mm)
+        darkest_px, brightest_px = cv2.minMaxLoc(cv2.cvtColor(look, cv2.COLOR_BGR2GRAY))[:2]
+        return bool(darkest_px <= self.settings.marker_dark * brightest_px)
+
     def _to_mat(self, rect: Rect, corners: Any) -> tuple[tuple[float, float], ...]:
         """Crop pixels of `rect`'s crop as mat millimetres."""
         s = self.settings
@@ -376,6 +393,8 @@ class LocationDecoder:
             return []  # the location's own crop and margin hold it
         s = self.settings
         seen_at = Rect(rect.name, rect.x_mm + dx, rect.y_mm + dy, rect.w_mm, rect.h_mm)
+        if not self._dark(frame, seen_at):
+            return []  # no marker's black border where a tall top would be seen
         crop = self.warper.crop(frame, seen_at, s.px_per_mm, s.margin_mm)
         gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
         out = []
