@@ -134,12 +134,18 @@ class LocationDecoder:
         self.mat_white = mat_white
         self.settings = settings
         self.gains = white_balance_gains(mat_bgr)
-        self._detector: Any = make_detector(board.family)
+        # markers are looked for with narrow threshold windows first, then, if none is read,
+        # with all of OpenCV's (a blurred border wants a wider window)
+        self._detectors: tuple[Any, ...] = (
+            make_detector(board.family, widest_window=13),
+            make_detector(board.family),
+        )
         cells = board.family.bits + 2
         self._sticker_scale = (cells + 2) / cells  # the sticker's white quiet zone
         self._judging = replace(settings, px_per_mm=settings.judge_px_per_mm)
         self._plain = PlainMat(self._judging, mat_white)
         self._covers = CoverTest(self._judging, mat_white, self._sticker_scale)
+        self._area_masks: dict[tuple[tuple[int, ...], float | None], Image] = {}
 
     def decode(
         self,
@@ -212,14 +218,18 @@ class LocationDecoder:
         markers = tuple(sorted(m for m, _ in found))
         area = self._area_mask(crop.shape[:2], rect)
         covers = self._covers
-        pieces = covers.pieces(crop, found)
         low = darkest(crop)
-        if local_white is not None and covers.glare(
-            crop,
-            area & ~pieces & ~bodies,
-            local_white,
-            lambda: covers.white_bodies(crop, found, low),
-            low,
+        # glare blows out every channel: with no pixel at `glare_level`, none (and no work)
+        if (
+            local_white is not None
+            and int(low.max()) >= s.glare_level
+            and covers.glare(
+                crop,
+                area & ~covers.pieces(crop, found) & ~bodies,
+                local_white,
+                lambda: covers.white_bodies(crop, found, low),
+                low,
+            )
         ):
             return LocationReading(rect.name, LocationState.OCCLUDED, (), GLARE)
         wb = balance(crop, self.gains)
@@ -418,10 +428,24 @@ class LocationDecoder:
         self, gray: Image, crop_rect: Rect, rect: Rect, tall_only: bool = False
     ) -> list[tuple[MarkerReading, DetectedMarker]]:
         """Markers of the game, about their printed size, standing in `rect`, in a crop of
-        `crop_rect` (the same, or where a tall piece's top is seen)."""
+        `crop_rect` (the same, or where a tall piece's top is seen): looked for by each of
+        `_detectors` in turn until one reads one (or one held above the board)."""
+        foreign, scales = len(self._foreign), len(self._scales)
+        markers: list[tuple[MarkerReading, DetectedMarker]] = []
+        for detector in self._detectors:
+            del self._foreign[foreign:], self._scales[scales:]  # those of a pass that read none
+            markers = self._markers_by(detector, gray, crop_rect, rect, tall_only)
+            if markers or self._held:
+                break
+        return markers
+
+    def _markers_by(
+        self, detector: Any, gray: Image, crop_rect: Rect, rect: Rect, tall_only: bool
+    ) -> list[tuple[MarkerReading, DetectedMarker]]:
+        """`_markers` as `detector` reads them."""
         s = self.settings
         markers = []
-        for m in detect(self._detector, gray):
+        for m in detect(detector, gray):
             size = self.marker_sizes.get(m.marker_id)
             if size is None or (tall_only and m.marker_id not in self.marker_heights):
                 continue
@@ -462,7 +486,15 @@ class LocationDecoder:
 
     def _area_mask(self, shape: tuple[int, ...], rect: Rect, edge_mm: float | None = None) -> Image:
         """The location's own area in its crop, clear of its printed outline (`edge_mm` in from
-        it) and name, at the judging scale."""
+        it) and name, at the judging scale (made once per crop shape; read-only)."""
+        key = (shape[:2], edge_mm)
+        mask = self._area_masks.get(key)
+        if mask is None:
+            mask = self._area_masks[key] = self._new_area_mask(shape, edge_mm)
+            mask.setflags(write=False)
+        return mask
+
+    def _new_area_mask(self, shape: tuple[int, ...], edge_mm: float | None) -> Image:
         s = self._judging
         mask = np.zeros(shape[:2], np.uint8)
         e = (s.margin_mm + (s.edge_mm if edge_mm is None else edge_mm)) * s.px_per_mm
