@@ -137,7 +137,7 @@ class LocationDecoder:
         # markers are looked for with narrow threshold windows first, then, if none is read,
         # with all of OpenCV's (a blurred border wants a wider window)
         self._detectors: tuple[Any, ...] = (
-            make_detector(board.family, widest_window=13),
+            make_detector(board.family, 13, self._smallest_perimeter(marker_sizes)),
             make_detector(board.family),
         )
         cells = board.family.bits + 2
@@ -348,6 +348,17 @@ class LocationDecoder:
             return []
         finally:
             self._foreign, self._held, self._scales = foreign, held, scales
+
+    def _smallest_perimeter(self, marker_sizes: Mapping[int, float]) -> float:
+        """The shortest outline the first detector takes for a marker, as a share of a crop's
+        longer side: half the perimeter of the smallest marker seen its smallest (its size
+        tolerance) in the largest location's crop, at most 0.3 of it."""
+        s = self.settings
+        longest = max(
+            (max(r.w_mm, r.h_mm) + 2 * s.margin_mm for r in self.board.locations), default=1.0
+        )
+        smallest = min(marker_sizes.values(), default=0.0) * (1 - s.size_tolerance)
+        return max(0.03, min(0.3, 0.5 * 4 * smallest / longest))
 
     def _dark(self, frame: Image, rect: Rect | None = None) -> bool:
         """Whether something dark lies on `rect`'s crop at the judging scale (or on `frame`,

@@ -50,12 +50,17 @@ def make_corner_detector(family: MarkerFamily) -> Any:
     return cv2.aruco.ArucoDetector(dictionary(family), params)
 
 
-def make_detector(family: MarkerFamily, widest_window: int = 23) -> Any:
+def make_detector(
+    family: MarkerFamily, widest_window: int = 23, smallest_perimeter: float = 0.03
+) -> Any:
     """An `ArucoDetector` tuned for small, upright crops of a warped board, its adaptive
     threshold's windows up to `widest_window` pixels (OpenCV's default 23; 13 saves a third of
-    the pass, for a marker whose border's edges are sharp)."""
+    the pass, for a marker whose border's edges are sharp), and no outline shorter than
+    `smallest_perimeter` of the crop's longer side taken for a marker (OpenCV's default 0.03;
+    more saves the work on specks)."""
     params = cv2.aruco.DetectorParameters()
     params.adaptiveThreshWinSizeMax = widest_window
+    params.minMarkerPerimeterRate = smallest_perimeter
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
     # A piece's body outline sits just outside its sticker: the default distance filter would keep
     # that outline and drop the marker nested in it.
