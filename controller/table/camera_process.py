@@ -84,11 +84,12 @@ class CameraProcess:
         self.latest = CameraView(None, False, *starting)
         self.frames = 0  # frames the child read (its successors' added)
         self.cpu_s = 0.0  # the children's CPU time (process time), all of them
+        self.read_cpu_s = 0.0  # of which reading frames (`CameraWorker.read_cpu_s`)
         self.started = 0  # children started (more than 1: one died and was replaced)
         self.views = 0  # views received
         self._table = table
         self._kept: TableObservation | None = None  # the settled table of the last view
-        self._child_frames = self._child_cpu = 0.0
+        self._child_frames = self._child_cpu = self._child_read = 0.0
         self._process: Any = None
         self._conn: Connection | None = None
         self._send_lock = threading.Lock()
@@ -154,7 +155,7 @@ class CameraProcess:
         process.start()
         theirs.close()  # the child holds the only other end: its death ends our reads
         self._process, self._conn = process, mine
-        self._child_frames = self._child_cpu = 0.0
+        self._child_frames = self._child_cpu = self._child_read = 0.0
         self.started += 1
         if self._table is not None:
             self._send(("table", *self._table))
@@ -182,10 +183,11 @@ class CameraProcess:
     def _take(self, message: tuple[Any, ...]) -> None:
         kind = message[0]
         if kind in ("view", "beat"):
-            frames, cpu = message[-2], message[-1]
+            frames, cpu, read = message[-3:]
             self.frames += frames - self._child_frames
             self.cpu_s += cpu - self._child_cpu
-            self._child_frames, self._child_cpu = frames, cpu
+            self.read_cpu_s += read - self._child_read
+            self._child_frames, self._child_cpu, self._child_read = frames, cpu, read
         if kind == "view":
             view, kept = message[1], message[2]
             if kept:
@@ -291,10 +293,11 @@ def child_main(conn: Connection, job: CameraJob) -> None:
         cpu = time.process_time()
         if view is not last[0]:
             kept = last[0] is not None and view.table == last[1]
-            send(("view", replace(view, table=None) if kept else view, kept, eyes.frames, cpu))
+            counts = (eyes.frames, cpu, eyes.read_cpu_s)
+            send(("view", replace(view, table=None) if kept else view, kept, *counts))
             last[:] = [view, view.table, now]
         elif now - last[2] >= BEAT_S:
-            send(("beat", eyes.frames, cpu))
+            send(("beat", eyes.frames, cpu, eyes.read_cpu_s))
             last[2] = now
         if os.getppid() != job.parent_pid:
             os._exit(0)  # the service died without closing the pipe (it cannot, but still)

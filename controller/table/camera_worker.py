@@ -69,6 +69,9 @@ class CameraWorker:
         self.rests = rests
         self.latest = CameraView(None, False, *starting)
         self.frames = 0  # frames processed (a simulated table at rest costs none)
+        # the CPU time (this process's threads) of reading those frames: the vision pipeline's
+        # own work, which a Pi's camera costs too (a simulated frame's drawing is not in it)
+        self.read_cpu_s = 0.0
         self._lock = threading.Lock()  # the pipeline and the last image: one user at a time
         self._image: Any = None
         self._lost = False
@@ -130,7 +133,9 @@ class CameraWorker:
                 self._lost = self._recalibrate = False
                 self.pipeline.request_full_decode()  # back: read every location afresh
             self._image = image
+            started = time.thread_time()
             report = self.pipeline.process(image)
+            self.read_cpu_s += time.thread_time() - started
             self._last_frame = time.monotonic()  # (a slow read is not a rest's refresh due)
             self.frames += 1
             calibrator = self.pipeline.calibrator

@@ -26,6 +26,10 @@ def test_a_whole_game_with_a_computer_seat(game: str, players: int, inputs: Inpu
     assert figures.computer_moves > 0 and figures.seat_moves > figures.computer_moves
     assert figures.false_applied == 0 and figures.decisions_taken_for_player == 0
     assert figures.mistakes_alerted == figures.mistakes_made
+    json = figures.to_json()
+    if inputs is Inputs.BOTH:  # the camera's reading, apart from its start and its drawing
+        assert figures.camera_opening_ms > 0
+        assert 0 < json["camera_work_per_move_p50_ms"] < json["camera_process_per_move_p50_ms"]
 
 
 def test_more_computers_than_players_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -134,6 +134,8 @@ def test_the_simulated_tables_changes_reach_the_camera_process(tmp_path: Path) -
         wait_until(lambda: eyes.latest.still and eyes.latest.version == physical.version, 30,
                    lambda: eyes.latest)  # fmt: skip
         assert eyes.latest.table is not None and eyes.frames > frames
+        # the frames' reading is counted apart from the simulated frames' drawing
+        assert 0 < eyes.read_cpu_s < eyes.cpu_s
         service.owner.call_sync(lambda _: service.tick())
         assert service.settler.camera_still
     finally:
