@@ -110,3 +110,22 @@ def test_a_german_phone_reads_the_scripts_lines_in_german(table: str, browser: A
         assert [line for line in english if line in shown] == []
     finally:
         page.context.close()
+
+
+def test_a_long_title_keeps_to_one_line_on_a_phone(table: str, browser: Any) -> None:
+    """The race's German title beside the header's badges: the badges go to the next line, the
+    title is not broken at its hyphen (seen at 390 px: 'Zwergen-' over 'Grubenwagenrennen')."""
+    page = _phone(browser, "de-DE")
+    try:
+        page.goto(table + "/")
+        lines = page.evaluate(
+            """() => {
+                const title = document.getElementById('title');
+                title.textContent = 'Zwergen-Grubenwagenrennen';
+                const high = title.getBoundingClientRect().height;
+                return high / parseFloat(getComputedStyle(title).lineHeight);
+            }"""
+        )
+        assert lines < 1.5, f"the title takes {lines:.1f} lines"
+    finally:
+        page.context.close()
