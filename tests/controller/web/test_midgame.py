@@ -58,8 +58,11 @@ from pathlib import Path
 import controller.api.server
 controller.api.server.CONNECTIONS_PER_ADDRESS = 64
 from controller.serve import listen, run_service
+from controller.simulated.bots import Bots, BotStep
 from controller.table.service import ServiceSettings
 data, port, game, players = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[4], int(sys.argv[5])
+play = Bots.go  # the bots wait for the phones to be open (six take seconds on a busy machine)
+Bots.go = lambda self: play(self) if (data / "phones-open").exists() else BotStep.WAITED
 settings = ServiceSettings(data_dir=data, pin=sys.argv[3], game=game, players=players, seed=3,
                            camera="none", tick_s=0.02, bot_period_s=0.8)
 asyncio.run(run_service(settings, listen("127.0.0.1", port), f"http://127.0.0.1:{port}/"))
@@ -163,6 +166,7 @@ def test_a_whole_bot_game_reads_in_words_on_every_phone(
     process, url = _serve(tmp_path, game)
     try:
         phones = _open(browser, url, PLAYERS[game])
+        (tmp_path / "phones-open").touch()  # the bots play from now
         found: dict[str, set[str]] = {}
         provisional: set[str] = set()  # the score lines marked as counted only at the end
         looks, shot, start = 0, False, time.monotonic()
