@@ -273,16 +273,16 @@ class LocationDecoder:
         and where tall pieces' bodies fall on it."""
         found = list(seen.found)
         s = self.settings
-        look = self._silhouettes(seen.look.shape[:2], seen.rect, tops, self._judging)
-        if not found and look.any():
+        bodies = self._silhouettes(seen.look.shape[:2], seen.rect, tops, self._judging)
+        if not found and bodies.any():
             # a neighbour's tall piece may lean over this piece's sticker and hide its white
             # quiet zone: its coloured body then merges with the marker's black border and
             # OpenCV finds no square; read again with that body painted white
             crop = seen.crop
             if crop is None:
                 crop = self.warper.crop(seen.frame, seen.rect, s.px_per_mm, s.margin_mm)
-            bodies = self._silhouettes(crop.shape[:2], seen.rect, tops, s)
-            found = self._behind_tall(crop, seen.rect, bodies, tops)
+            sharp = self._silhouettes(crop.shape[:2], seen.rect, tops, s)
+            found = self._behind_tall(crop, seen.rect, sharp, tops)
         foreign = list(seen.foreign)
         # both crops sample their pixel i at i / px_per_mm from the same corner
         k = self._judging.px_per_mm / s.px_per_mm
@@ -293,7 +293,7 @@ class LocationDecoder:
 
             found = [(r, scaled(m)) for r, m in found]
             foreign = [scaled(m) for m in foreign]
-        return seen.look, found, foreign, look
+        return seen.look, found, foreign, bodies
 
     def _behind_tall(
         self, crop: Image, rect: Rect, bodies: Image, tops: Sequence[TallTop]
@@ -360,13 +360,13 @@ class LocationDecoder:
         smallest = min(marker_sizes.values(), default=0.0) * (1 - s.size_tolerance)
         return max(0.03, min(0.3, 0.5 * 4 * smallest / longest))
 
-    def _dark(self, frame: Image, rect: Rect | None = None) -> bool:
-        """Whether something dark lies on `rect`'s crop at the judging scale (or on `frame`,
-        that crop): no pixel darker than `marker_dark` of its brightest means no marker's black
-        border, and no marker to look for."""
-        look = frame
+    def _dark(self, image: Image, rect: Rect | None = None) -> bool:
+        """Whether something dark lies on `rect`'s crop of the frame `image` at the judging scale
+        (without `rect`: on `image`, that crop): no pixel darker than `marker_dark` of its
+        brightest means no marker's black border, and no marker to look for."""
+        look = image
         if rect is not None:
-            look = self.warper.crop(frame, rect, self._judging.px_per_mm, self.settings.margin_mm)
+            look = self.warper.crop(image, rect, self._judging.px_per_mm, self.settings.margin_mm)
         darkest_px, brightest_px = cv2.minMaxLoc(cv2.cvtColor(look, cv2.COLOR_BGR2GRAY))[:2]
         return bool(darkest_px <= self.settings.marker_dark * brightest_px)
 
