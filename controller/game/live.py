@@ -145,7 +145,7 @@ class LiveGame:
         screen is kept in every language until another game starts."""
         game = self.opened()
         scores = game.state.scores()
-        screens = end_screens(game, self.players, self.book, by)  # why, in every language
+        screens = self._finish(game, by)  # why, in every language
         reason = screens[Language.EN]["reason"]  # English, as the log keeps it
         said = {  # and in each other language, for the page's list of what happened
             language.value: screen["reason"]
@@ -153,7 +153,6 @@ class LiveGame:
             if language is not Language.EN
         }
         event = self._stored(lambda: self.log.end_game(game.record.id, scores, reason, by, said))
-        self.finished, self.finished_said = screens[Language.EN], screens
         self._publish([event])
         self.left_on_table, self.open, self.verdict = game.table, None, None
         self._publish([])
@@ -492,10 +491,12 @@ class LiveGame:
         if ends and state.is_over and self.open is game:
             self.end(EndedBy.RULES)
 
-    def _finish(self, game: OpenGame, by: EndedBy) -> None:
-        """The ended game's end screen, in each language (English: `finished`)."""
+    def _finish(self, game: OpenGame, by: EndedBy) -> dict[Language, dict[str, Any]]:
+        """The ended game's end screen, in each language (English: `finished`), kept and
+        given."""
         screens = end_screens(game, self.players, self.book, by)
         self.finished, self.finished_said = screens[Language.EN], screens
+        return screens
 
     def _stored(self, write: Callable[[], T]) -> T:
         """A write to the log, or a refusal (HTTP 503) saying in one line that play is paused
